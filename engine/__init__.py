@@ -1,0 +1,136 @@
+"""A pure Python + NumPy autograd engine with PyTorch's API: bind it as ``torch`` and tutorial code runs.
+
+>>> import engine as torch
+>>> x = torch.ones(2, 2, requires_grad=True)
+>>> out = ((x + 2) * (x + 2) * 3).mean()
+>>> out
+tensor(27., grad_fn=<MeanBackward0>)
+>>> out.backward(); x.grad
+tensor([[4.5000, 4.5000],
+        [4.5000, 4.5000]])
+"""
+import builtins as _builtins
+
+from . import _dtypes, _methods  # noqa: F401  (binds the Tensor methods)
+from ._dtypes import (bool_ as bool, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
+                      set_default_dtype, uint8, dtype, promote_types)
+from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
+                         IntTensor, LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like, eye,
+                         from_numpy, full, full_like, initial_seed, linspace, logspace, manual_seed, normal, ones,
+                         ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed, tensor,
+                         zeros, zeros_like)
+from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, argmin, atan, bmm, cat, ceil, chunk,
+                   clamp, clamp_max, clamp_min, clip, clone, concat, concatenate, cos, cosh, cumsum, div, dot, eq,
+                   equal, exp, expm1, flatten, flip, floor, floor_divide, fmod, frac, gather, ge, greater,
+                   greater_equal, gt, index_select, isclose, isfinite, isinf, isnan, le, less, less_equal, log,
+                   log1p, log2, log10, log_softmax, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
+                   masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, negative,
+                   nonzero, norm, not_equal, permute, pow, prod, reciprocal, relu, remainder, reshape, round, rsqrt,
+                   rsub, select, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
+                   sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
+                   where)
+from ._printing import get_printoptions, printoptions, set_printoptions
+from ._tensor import Size, Tensor, device
+from . import autograd, nn  # noqa: E402
+from .autograd import Function  # noqa: F401
+
+__version__ = "2.13.0"
+
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16
+strided = "torch.strided"
+contiguous_format = preserve_format = "torch.contiguous_format"
+e, pi, inf, nan = 2.718281828459045, 3.141592653589793, _builtins.float("inf"), _builtins.float("nan")
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.is_floating_point()
+
+
+def numel(t):
+    return t.numel()
+
+
+def result_type(a, b):
+    return _dtypes.result_type(a, b)
+
+
+def can_cast(from_, to):
+    return _dtypes.promote_types(from_, to) is to or from_._category <= to._category
+
+
+def set_default_device(dev):
+    from ._tensor import check_device
+
+    check_device(dev)
+
+
+def get_default_device():
+    return device("cpu")
+
+
+def detach(t):
+    return t.detach()
+
+
+def numel_of(t):
+    return t.numel()
+
+
+def broadcast_tensors(*tensors):
+    import numpy as _np
+
+    shape = _np.broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def broadcast_shapes(*shapes):
+    import numpy as _np
+
+    return Size(_np.broadcast_shapes(*shapes))
+
+
+def outer(a, b):
+    return a.unsqueeze(1) * b.unsqueeze(0)
+
+
+def einsum(*args):
+    raise NotImplementedError("einsum is not available in this engine yet")
+
+
+class _Cuda:
+    """``torch.cuda``: there is no GPU here, so tutorial code takes its CPU branch."""
+
+    @staticmethod
+    def is_available():
+        return False
+
+    @staticmethod
+    def device_count():
+        return 0
+
+    @staticmethod
+    def manual_seed(seed):
+        return None
+
+    manual_seed_all = manual_seed
+
+
+class _Backends:
+    class mps:
+        @staticmethod
+        def is_available():
+            return False
+
+
+cuda = _Cuda()
+backends = _Backends()

@@ -1,0 +1,112 @@
+"""Whether operations record a graph: ``no_grad``, ``enable_grad``, ``set_grad_enabled``."""
+import functools
+
+_enabled = True
+
+
+def is_grad_enabled():
+    return _enabled
+
+
+def _set(mode):
+    global _enabled
+    _enabled = bool(mode)
+
+
+class _GradMode:
+    """Base for the grad-mode switches: a context manager and a decorator, as in PyTorch."""
+
+    _mode = True
+
+    def __enter__(self):
+        self._prev = _enabled
+        _set(self._mode)
+        return None
+
+    def __exit__(self, *exc):
+        _set(self._prev)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+
+class no_grad(_GradMode):
+    """Disables graph recording.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+    """
+
+    _mode = False
+
+    def __init__(self, orig_func=None):
+        # PyTorch allows ``@no_grad`` without parentheses in old code.
+        self._func = orig_func
+
+    def __call__(self, *args, **kwargs):
+        if self._func is not None:
+            with no_grad():
+                return self._func(*args, **kwargs)
+        return super().__call__(args[0])
+
+
+class enable_grad(_GradMode):
+    """Enables graph recording inside a ``no_grad`` block."""
+
+    _mode = True
+
+
+class set_grad_enabled(_GradMode):
+    """Sets grad mode on or off; works as a call, a context manager or a decorator."""
+
+    def __init__(self, mode):
+        self._prev = _enabled
+        self._mode = bool(mode)
+        _set(mode)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _set(self._prev)
+        return False
+
+    def __call__(self, fn):
+        mode = self._mode
+        _set(self._prev)
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return self.__class__(self._mode)
+
+
+class inference_mode(no_grad):
+    """Treated as ``no_grad`` (this engine has no separate inference tensors)."""
+
+    def __init__(self, mode=True):
+        super().__init__()
+        self._mode = not mode
+
+_anomaly = {"enabled": False, "check_nan": True}
+
+
+def is_anomaly_enabled():
+    return _anomaly["enabled"]

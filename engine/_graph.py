@@ -1,0 +1,150 @@
+"""Backward-graph nodes: ``grad_fn`` objects, ``AccumulateGrad`` and hook handles."""
+import itertools
+import weakref
+
+_FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+_handle_ids = itertools.count()
+_sequence = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    __slots__ = ("_hooks", "id")
+
+    def __init__(self, hooks):
+        self._hooks = weakref.ref(hooks) if hooks is not None else None
+        self.id = next(_handle_ids)
+
+    def remove(self):
+        hooks = self._hooks() if self._hooks is not None else None
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class _HookDict(dict):
+    __slots__ = ("__weakref__",)
+
+
+def add_hook(hooks, fn):
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class Node:
+    """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
+
+    ``next_functions`` holds one ``(node or None, output_nr)`` pair per differentiable input.
+    """
+
+    __slots__ = (
+        "next_functions", "_op", "_saved", "_versions", "_metas", "_attrs", "_n_outputs",
+        "_freed", "_pre_hooks", "_hooks", "_tensor_pre_hooks", "_retains", "_seq",
+        "_out_meta", "_trace", "metadata", "__weakref__", "__dict__",
+    )
+
+    def __init__(self):
+        self.next_functions = ()
+        self._saved = None
+        self._freed = False
+        self._pre_hooks = None
+        self._hooks = None
+        self._tensor_pre_hooks = None
+        self._retains = None
+        self._n_outputs = 1
+        self._seq = next(_sequence)
+        self._trace = None
+        self.metadata = {}
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def requires_grad(self):
+        return True
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node computed its input grads."""
+        if self._hooks is None:
+            self._hooks = _HookDict()
+        return add_hook(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; a returned tuple replaces the grads."""
+        if self._pre_hooks is None:
+            self._pre_hooks = _HookDict()
+        return add_hook(self._pre_hooks, fn)
+
+    def _tensor_hooks(self, output_nr):
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        hooks = self._tensor_pre_hooks.get(output_nr)
+        if hooks is None:
+            hooks = self._tensor_pre_hooks[output_nr] = _HookDict()
+        return hooks
+
+    def _release(self):
+        if self._saved is not None:
+            self._saved = None
+            self._freed = True
+
+    def _register_hook_dict(self, tensor):
+        pass
+
+    def __call__(self, *grads):
+        from .autograd._engine import call_node
+
+        return call_node(self, list(grads))
+
+
+class AccumulateGrad(Node):
+    """The node that adds incoming gradients into a leaf's ``.grad``; ``variable`` is that leaf."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+
+class _NamedNode(Node):
+    __slots__ = ()
+    _cpp_name = None
+
+    def name(self):
+        return self._cpp_name or type(self).__name__
+
+
+_classes = {}
+
+
+def node_class(name, cpp_name=None):
+    """One class per backward-function name, so ``type(y.grad_fn).__name__`` is PyTorch's."""
+    cls = _classes.get(name)
+    if cls is None:
+        cls = _classes[name] = type(name, (_NamedNode,), {"__slots__": (), "_cpp_name": cpp_name})
+        cls.__module__ = "torch.autograd.graph"
+    return cls
+
+
+def freed_error():
+    return RuntimeError(_FREED)

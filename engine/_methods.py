@@ -1,0 +1,281 @@
+"""Tensor methods and operators, bound from the functional ops (so ``torch.Tensor.exp(x)`` works too)."""
+import numpy as np
+
+from . import _dtypes, _grad_mode, _ops
+from ._tensor import Tensor, check_device, device as _device_cls
+
+# ----- Methods that are the functional op with the tensor first -----
+for _name in (
+    "add", "sub", "mul", "div", "true_divide", "pow", "neg", "negative", "abs", "absolute", "square",
+    "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sinh",
+    "cosh", "atan", "sigmoid", "reciprocal", "relu", "clamp", "clip", "clamp_min", "clamp_max", "floor",
+    "ceil", "round", "trunc", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum",
+    "remainder", "fmod", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
+    "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "equal", "allclose", "isclose", "all",
+    "any", "sum", "mean", "prod", "max", "min", "amax", "argmax", "argmin", "var", "std", "logsumexp",
+    "norm", "cumsum", "softmax", "log_softmax", "mm", "mv", "dot", "bmm", "addmm", "matmul", "view",
+    "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze",
+    "expand", "broadcast_to", "repeat", "clone", "contiguous", "flip", "select", "narrow",
+    "index_select", "masked_fill", "gather", "unbind", "split", "chunk", "nonzero",
+):
+    setattr(Tensor, _name, getattr(_ops, _name))
+
+
+def _view_as(self, other):
+    return _ops.view(self, other._data.shape)
+
+
+def _reshape_as(self, other):
+    return _ops.reshape(self, other._data.shape)
+
+
+def _expand_as(self, other):
+    return _ops.expand(self, other._data.shape)
+
+
+def _type_as(self, other):
+    return _ops.to_dtype(self, other.dtype)
+
+
+def _where(self, condition, other):
+    return _ops.where(condition, self, other)
+
+
+def _to(self, *args, **kwargs):
+    dtype = kwargs.pop("dtype", None)
+    copy = kwargs.pop("copy", False)
+    check_device(kwargs.pop("device", None))
+    for a in args:
+        if isinstance(a, _dtypes.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        else:
+            check_device(a)
+    return _ops.to_dtype(self, dtype, copy) if dtype is not None else (_ops.clone(self) if copy else self)
+
+
+def _cast(dt):
+    def cast(self, memory_format=None):
+        return _ops.to_dtype(self, dt)
+
+    return cast
+
+
+def _cuda(self, *args, **kwargs):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+Tensor.view_as = _view_as
+Tensor.reshape_as = _reshape_as
+Tensor.expand_as = _expand_as
+Tensor.type_as = _type_as
+Tensor.where = _where
+Tensor.to = _to
+Tensor.cpu = lambda self, *a, **k: self
+Tensor.cuda = _cuda
+Tensor.float = _cast(_dtypes.float32)
+Tensor.double = _cast(_dtypes.float64)
+Tensor.half = _cast(_dtypes.float16)
+Tensor.long = _cast(_dtypes.int64)
+Tensor.int = _cast(_dtypes.int32)
+Tensor.short = _cast(_dtypes.int16)
+Tensor.bool = _cast(_dtypes.bool_)
+Tensor.byte = _cast(_dtypes.uint8)
+Tensor.T = property(lambda self: _ops.permute(self, tuple(reversed(range(self._data.ndim)))))
+Tensor.mT = property(lambda self: _ops.transpose(self, -2, -1))
+Tensor.__getitem__ = _ops.getitem
+Tensor.__setitem__ = _ops.setitem
+
+
+def _new_factory(fill):
+    def new(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import _factories
+
+        dt = dtype or self.dtype
+        return getattr(_factories, fill)(*size, dtype=dt, requires_grad=requires_grad)
+
+    return new
+
+
+Tensor.new_zeros = _new_factory("zeros")
+Tensor.new_ones = _new_factory("ones")
+Tensor.new_empty = _new_factory("empty")
+
+
+def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    from ._factories import tensor
+
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    from ._factories import full
+
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+Tensor.new_tensor = _new_tensor
+Tensor.new_full = _new_full
+
+# ----- Operators -----
+Tensor.__add__ = _ops.add
+Tensor.__radd__ = lambda self, other: _ops.add(other, self) if isinstance(other, Tensor) else _ops.add(self, other)
+Tensor.__sub__ = _ops.sub
+Tensor.__rsub__ = lambda self, other: _ops.rsub(self, other)
+Tensor.__mul__ = _ops.mul
+Tensor.__rmul__ = lambda self, other: _ops.mul(self, other)
+Tensor.__truediv__ = _ops.div
+Tensor.__rtruediv__ = lambda self, other: _ops.rdiv(self, other)
+Tensor.__floordiv__ = _ops.floor_divide
+Tensor.__rfloordiv__ = lambda self, other: _ops.floor_divide(other, self)
+Tensor.__mod__ = _ops.remainder
+Tensor.__rmod__ = lambda self, other: _ops.remainder(_ops.as_tensor_arg(other), self)
+Tensor.__pow__ = _ops.pow
+Tensor.__rpow__ = lambda self, other: _ops.pow(other, self)
+Tensor.__matmul__ = _ops.matmul
+Tensor.__rmatmul__ = lambda self, other: _ops.matmul(other, self)
+Tensor.__neg__ = _ops.neg
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = _ops.abs
+Tensor.__invert__ = _ops.bitwise_not
+Tensor.__eq__ = _ops.eq
+Tensor.__ne__ = _ops.ne
+Tensor.__lt__ = _ops.lt
+Tensor.__le__ = _ops.le
+Tensor.__gt__ = _ops.gt
+Tensor.__ge__ = _ops.ge
+Tensor.__and__ = _ops.bitwise_and
+Tensor.__or__ = _ops.bitwise_or
+Tensor.__xor__ = _ops.bitwise_xor
+Tensor.__rand__ = lambda self, other: _ops.bitwise_and(other, self)
+Tensor.__ror__ = lambda self, other: _ops.bitwise_or(other, self)
+Tensor.__rxor__ = lambda self, other: _ops.bitwise_xor(other, self)
+
+
+# ----- In-place ops: compute out of place, then write back and take over the history -----
+
+def _inplace(fn):
+    def method(self, *args, **kwargs):
+        self._check_inplace()
+        src = self
+        if _grad_mode._enabled and (self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args)):
+            # The node may save its input, so it gets a snapshot of the old value and history.
+            from ._tensor import _wrap
+
+            src = _wrap(self._data.copy(), self._requires_grad)
+            src._grad_fn, src._output_nr = self._grad_fn, self._output_nr
+        return self._adopt(fn(src, *args, **kwargs))
+
+    return method
+
+
+for _name, _fn in {
+    "add_": _ops.add, "sub_": _ops.sub, "mul_": _ops.mul, "div_": _ops.div, "pow_": _ops.pow,
+    "neg_": _ops.neg, "abs_": _ops.abs, "exp_": _ops.exp, "log_": _ops.log, "sqrt_": _ops.sqrt,
+    "sin_": _ops.sin, "cos_": _ops.cos, "tanh_": _ops.tanh, "sigmoid_": _ops.sigmoid, "relu_": _ops.relu,
+    "clamp_": _ops.clamp, "clamp_min_": _ops.clamp_min, "clamp_max_": _ops.clamp_max,
+    "floor_": _ops.floor, "ceil_": _ops.ceil, "round_": _ops.round, "reciprocal_": _ops.reciprocal,
+    "square_": _ops.square, "masked_fill_": _ops.masked_fill, "t_": _ops.t,
+    "transpose_": _ops.transpose, "squeeze_": _ops.squeeze, "unsqueeze_": _ops.unsqueeze,
+    "remainder_": _ops.remainder,
+}.items():
+    setattr(Tensor, _name, _inplace(_fn))
+
+Tensor.__iadd__ = Tensor.add_
+Tensor.__isub__ = Tensor.sub_
+Tensor.__imul__ = Tensor.mul_
+Tensor.__itruediv__ = Tensor.div_
+Tensor.__ipow__ = Tensor.pow_
+
+
+def _shape_changing_inplace(name):
+    # t_/squeeze_/... change the shape, so the tensor takes the result's array, not its values.
+    fn = getattr(_ops, name[:-1])
+
+    def method(self, *args):
+        self._check_inplace()
+        out = fn(self, *args)
+        self._data = out._data
+        self._bump()
+        if out._grad_fn is not None:
+            self._grad_fn, self._output_nr, self._requires_grad = out._grad_fn, 0, True
+        return self
+
+    return method
+
+
+for _name in ("t_", "transpose_", "squeeze_", "unsqueeze_"):
+    setattr(Tensor, _name, _shape_changing_inplace(_name))
+
+
+def _zero_(self):
+    """Fill with zeros in place (``x.grad.zero_()`` between backward calls)."""
+    return _fill(self, 0, "ZeroBackward0")
+
+
+def _fill_(self, value):
+    return _fill(self, value.item() if isinstance(value, Tensor) else value, "FillBackward2")
+
+
+_FILL_OPS = {}
+
+
+def _fill(self, value, node_name):
+    self._check_inplace()
+    if _grad_mode._enabled and self._requires_grad:
+        from ._tensor import record
+
+        op = _FILL_OPS.setdefault(node_name, _ops.defop(node_name, lambda g, ans, x, **kw: g * 0.0))
+        out = record(op, (self,), np.full(self._data.shape, value, dtype=self._data.dtype))
+        return self._adopt(out)
+    self._data[...] = value
+    self._bump()
+    return self
+
+
+_COPY = _ops.defop("CopyBackwards", lambda g, ans, x, src: g * 0.0,
+                   lambda g, ans, x, src: _ops.sum_to(g, src.shape).to(src.dtype),
+                   cpp_name="torch::autograd::CopyBackwards")
+
+
+def _copy_(self, src, non_blocking=False):
+    self._check_inplace()
+    src = _ops.as_tensor_arg(src)
+    data = np.broadcast_to(src._data if isinstance(src, Tensor) else src, self._data.shape).astype(self._data.dtype)
+    if _grad_mode._enabled and (self._requires_grad or isinstance(src, Tensor) and src._requires_grad):
+        from ._tensor import _wrap, record
+
+        old = _wrap(self._data, self._requires_grad)
+        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
+        return self._adopt(record(_COPY, (old, src), data.copy()))
+    self._data[...] = data
+    self._bump()
+    return self
+
+
+def _uniform_(self, a=0.0, b=1.0, generator=None):
+    from . import _factories
+
+    return _random_fill(self, _factories._rng.uniform(a, b, self._data.shape))
+
+
+def _normal_(self, mean=0.0, std=1.0, generator=None):
+    from . import _factories
+
+    return _random_fill(self, _factories._rng.normal(mean, std, self._data.shape))
+
+
+def _random_fill(self, values):
+    self._check_inplace()
+    self._data[...] = values
+    self._bump()
+    return self
+
+
+Tensor.zero_ = _zero_
+Tensor.fill_ = _fill_
+Tensor.copy_ = _copy_
+Tensor.uniform_ = _uniform_
+Tensor.normal_ = _normal_

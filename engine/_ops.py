@@ -1,0 +1,1577 @@
+"""Every differentiable primitive: its NumPy forward and, beside it, its backward rule.
+
+A rule ``vjp(g, ans, *inputs, **attrs)`` maps the output grad ``g`` to one input's grad using
+this engine's own ops, so the rules are themselves differentiable (``create_graph=True`` works
+for every op). ``ans`` is the saved output (or None); an input the rule does not save arrives as
+a stand-in with only ``shape`` and ``dtype``. Broadcasting is undone once, by the engine
+(``sum_to``), never inside a rule.
+"""
+import builtins
+import math
+import warnings
+
+import numpy as np
+
+from . import _dtypes, _grad_mode
+from ._graph import node_class
+from ._tensor import Size, Tensor, _Meta, _wrap, check_size, is_scalar, record
+
+
+class Op:
+    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs")
+
+    def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,)):
+        self.node_cls = node_class(name, cpp_name)
+        self.vjps = vjps
+        self.saves = tuple(saves)
+        self.differentiable_outputs = outputs
+
+
+def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
+    return Op(name, vjps, saves, cpp_name, outputs)
+
+
+# ----- Helpers: coercion, dims, broadcasting -----
+
+def as_tensor_arg(x):
+    """Tensors pass through, Python and NumPy scalars stay scalars, anything else becomes a tensor."""
+    if isinstance(x, Tensor) or is_scalar(x):
+        return x
+    from ._factories import tensor
+
+    return tensor(x)
+
+
+def _np_of(x):
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _float_data(x):
+    d = x._data
+    return d if d.dtype.kind == "f" else d.astype(_dtypes.get_default_dtype().np)
+
+
+def norm_dims(dim, ndim):
+    """``dim`` (int, sequence or None) as a sorted tuple of non-negative axes; None means all."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    n = builtins.max(ndim, 1)
+    out = []
+    for d in dims:
+        if not -n <= d < n:
+            lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+            raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+        out.append(d % n)
+    return tuple(sorted(set(out))) if ndim else ()
+
+
+def _broadcast_error(sa, sb):
+    la, lb = len(sa), len(sb)
+    n = builtins.max(la, lb)
+    for i in range(1, n + 1):
+        a = sa[-i] if i <= la else 1
+        b = sb[-i] if i <= lb else 1
+        if a != b and a != 1 and b != 1:
+            return RuntimeError(
+                f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {n - i}"
+            )
+    return RuntimeError("shapes cannot be broadcast")
+
+
+def sum_to(g, shape):
+    """Undo broadcasting: sum ``g`` down to ``shape``. The one place this happens."""
+    gshape = g._data.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1
+    )
+    if dims:
+        g = sum(g, dims, keepdim=True)
+    return reshape(g, shape) if g._data.shape != shape else g
+
+
+def _result_np_dtype(a, b):
+    if isinstance(a, Tensor):
+        da = a._data.dtype
+        if isinstance(b, Tensor):
+            if b._data.dtype == da:
+                return da
+        elif isinstance(b, float) and da.kind == "f" or isinstance(b, int) and not isinstance(b, bool) and da.kind in "fiu":
+            return da
+    return _dtypes.result_type(a, b).np
+
+
+def _binary(op, fwd, a, b, attrs=None, true_div=False):
+    a, b = as_tensor_arg(a), as_tensor_arg(b)
+    dt = _result_np_dtype(a, b)
+    if true_div and dt.kind != "f":
+        dt = _dtypes.get_default_dtype().np
+    xa, xb = _np_of(a), _np_of(b)
+    if isinstance(a, Tensor) and xa.dtype != dt:
+        xa = xa.astype(dt)
+    if isinstance(b, Tensor) and xb.dtype != dt:
+        xb = xb.astype(dt)
+    elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
+        xb = dt.type(b)
+    try:
+        out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
+    except ValueError:
+        raise _broadcast_error(np.shape(xa), np.shape(xb)) from None
+    out = np.asarray(out)
+    if out.dtype != dt:
+        out = out.astype(dt)
+    return record(op, (a, b), out, attrs)
+
+
+def _unary_float(op, fwd, x, attrs=None):
+    x = as_tensor_arg(x)
+    return record(op, (x,), fwd(_float_data(x)), attrs)
+
+
+# ----- Binary arithmetic -----
+
+ADD = defop("AddBackward0", lambda g, ans, a, b, alpha=1: g,
+            lambda g, ans, a, b, alpha=1: g if alpha == 1 else g * alpha)
+SUB = defop("SubBackward0", lambda g, ans, a, b, alpha=1: g,
+            lambda g, ans, a, b, alpha=1: neg(g) if alpha == 1 else g * -alpha)
+RSUB = defop("RsubBackward1", lambda g, ans, a, other, alpha=1: neg(g) if alpha == 1 else g * -alpha)
+MUL = defop("MulBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
+DIV = defop("DivBackward0", lambda g, ans, a, b: g / b,
+            lambda g, ans, a, b: neg(g) * a / (b * b), saves=(0, 1))
+POW = defop("PowBackward0", lambda g, ans, a, exponent: _pow_grad(g, a, exponent), saves=(0,))
+POW_T = defop("PowBackward1",
+              lambda g, ans, a, b: g * b * pow(a, b - 1),
+              lambda g, ans, a, b: g * where(_eq0_and_nonneg(a, b), 0.0, ans * log(a)),
+              saves=(0, 1, "result"))
+RPOW = defop("PowBackward2", lambda g, ans, b, base: g * ans * math.log(base) if base > 0
+             else g * where(ans == 0, 0.0, ans * math.log(math.fabs(base)) if base else 0.0), saves=("result",))
+MAXIMUM = defop("MaximumBackward0",
+                lambda g, ans, a, b: g * _tie_mask(a, b, gt),
+                lambda g, ans, a, b: g * _tie_mask(b, a, gt), saves=(0, 1))
+MINIMUM = defop("MinimumBackward0",
+                lambda g, ans, a, b: g * _tie_mask(a, b, lt),
+                lambda g, ans, a, b: g * _tie_mask(b, a, lt), saves=(0, 1))
+REMAINDER = defop("RemainderBackward0", lambda g, ans, a, b: g,
+                  lambda g, ans, a, b: neg(g) * floor_divide(a, b), saves=(0, 1))
+
+
+def _pow_grad(g, a, exponent):
+    if exponent == 0:
+        return g * 0.0
+    return g * (exponent * pow(a, exponent - 1))
+
+
+def _eq0_and_nonneg(a, b):
+    return (a == 0) & (b >= 0) if isinstance(b, Tensor) else a == 0
+
+
+def _tie_mask(a, b, cmp):
+    return cmp(a, b).to(a.dtype if isinstance(a, Tensor) else _dtypes.float32) + (a == b) * 0.5
+
+
+def add(a, b, *, alpha=1):
+    return _binary(ADD, (lambda x, y: x + y) if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
+                   a, b, None if alpha == 1 else {"alpha": alpha})
+
+
+def sub(a, b, *, alpha=1):
+    if isinstance(a, Tensor) and a._data.dtype == np.bool_ and isinstance(b, Tensor) and b._data.dtype == np.bool_:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
+        )
+    return _binary(SUB, (lambda x, y: x - y) if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
+                   a, b, None if alpha == 1 else {"alpha": alpha})
+
+
+def rsub(a, other, *, alpha=1):
+    """``other - alpha * a`` for a Python scalar ``other`` (``2 - x`` is ``RsubBackward1``)."""
+    if isinstance(other, Tensor):
+        return sub(other, a, alpha=alpha)
+    dt = _result_np_dtype(a, other)
+    out = np.asarray(other - alpha * a._data.astype(dt, copy=False)).astype(dt, copy=False)
+    return record(RSUB, (a,), out, {"other": other, "alpha": alpha})
+
+
+def mul(a, b):
+    return _binary(MUL, np.multiply, a, b)
+
+
+def div(a, b, *, rounding_mode=None):
+    if rounding_mode == "floor":
+        return floor_divide(a, b)
+    if rounding_mode == "trunc":
+        return _nograd(np.trunc(np.true_divide(_np_of(a), _np_of(b))).astype(_result_np_dtype(a, b)))
+    return _binary(DIV, np.true_divide, a, b, true_div=True)
+
+
+def true_divide(a, b):
+    return div(a, b)
+
+
+def rdiv(a, other):
+    """``other / a``: PyTorch computes ``reciprocal(a) * other``, and so its graph shows that."""
+    return mul(reciprocal(a), other)
+
+
+def pow(a, exponent):
+    if isinstance(a, Tensor) and is_scalar(exponent):
+        dt = _result_np_dtype(a, exponent)
+        data = a._data if a._data.dtype == dt else a._data.astype(dt)
+        if exponent == 2:
+            out = data * data
+        elif exponent == 0.5 and dt.kind == "f":
+            out = np.sqrt(data)
+        else:
+            if dt.kind in "iu" and exponent < 0:
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            out = np.power(data, exponent)
+        return record(POW, (a,), np.asarray(out, dtype=dt), {"exponent": exponent})
+    if is_scalar(a):
+        b = as_tensor_arg(exponent)
+        dt = _dtypes.result_type(a, b).np
+        out = np.power(dt.type(a), b._data.astype(dt, copy=False))
+        return record(RPOW, (b,), np.asarray(out, dtype=dt), {"base": a})
+    return _binary(POW_T, np.power, a, exponent)
+
+
+def maximum(a, b):
+    return _binary(MAXIMUM, np.maximum, a, b)
+
+
+def minimum(a, b):
+    return _binary(MINIMUM, np.minimum, a, b)
+
+
+def remainder(a, b):
+    return _binary(REMAINDER, np.remainder, a, b)
+
+
+fmod = remainder
+
+
+def floor_divide(a, b):
+    return _nograd(np.asarray(np.floor_divide(_np_of(as_tensor_arg(a)), _np_of(as_tensor_arg(b)))))
+
+
+def _nograd(data):
+    return _wrap(np.asarray(data))
+
+
+# ----- Unary math -----
+
+def _unary(name, node, fwd, vjp, saves=()):
+    op = defop(node, vjp, saves=saves)
+
+    def f(x):
+        x = as_tensor_arg(x)
+        return record(op, (x,), fwd(_float_data(x)))
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"Elementwise ``{name}``; its backward node is ``{node}``."
+    globals()[name] = f
+    return op
+
+
+_unary("exp", "ExpBackward0", np.exp, lambda g, ans, x: g * ans, saves=("result",))
+_unary("log", "LogBackward0", np.log, lambda g, ans, x: g / x, saves=(0,))
+_unary("log2", "Log2Backward0", np.log2, lambda g, ans, x: g / (x * math.log(2.0)), saves=(0,))
+_unary("log10", "Log10Backward0", np.log10, lambda g, ans, x: g / (x * math.log(10.0)), saves=(0,))
+_unary("log1p", "Log1PBackward0", np.log1p, lambda g, ans, x: g / (x + 1), saves=(0,))
+_unary("expm1", "Expm1Backward0", np.expm1, lambda g, ans, x: g * (ans + 1), saves=("result",))
+_unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, ans, x: g / (ans * 2), saves=("result",))
+_unary("rsqrt", "RsqrtBackward0", lambda d: 1 / np.sqrt(d), lambda g, ans, x: g * pow(ans, 3) * -0.5, saves=("result",))
+_unary("sin", "SinBackward0", np.sin, lambda g, ans, x: g * cos(x), saves=(0,))
+_unary("cos", "CosBackward0", np.cos, lambda g, ans, x: neg(g) * sin(x), saves=(0,))
+_unary("tan", "TanBackward0", np.tan, lambda g, ans, x: g * (ans * ans + 1), saves=("result",))
+_unary("tanh", "TanhBackward0", np.tanh, lambda g, ans, x: g * (1 - ans * ans), saves=("result",))
+_unary("sinh", "SinhBackward0", np.sinh, lambda g, ans, x: g * cosh(x), saves=(0,))
+_unary("cosh", "CoshBackward0", np.cosh, lambda g, ans, x: g * sinh(x), saves=(0,))
+_unary("atan", "AtanBackward0", np.arctan, lambda g, ans, x: g / (x * x + 1), saves=(0,))
+_unary("sigmoid", "SigmoidBackward0", lambda d: _sigmoid(d), lambda g, ans, x: g * ans * (1 - ans), saves=("result",))
+_unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: neg(g) * ans * ans, saves=("result",))
+
+
+def _sigmoid(d):
+    # Split by sign so that exp never overflows for large |x|.
+    out = np.empty_like(d)
+    pos = d >= 0
+    out[pos] = 1 / (1 + np.exp(-d[pos]))
+    e = np.exp(d[~pos])
+    out[~pos] = e / (1 + e)
+    return out
+
+
+NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
+ABS = defop("AbsBackward0", lambda g, ans, x: g * sign(x), saves=(0,))
+RELU = defop("ReluBackward0", lambda g, ans, x: g * (ans > 0), saves=("result",))
+LEAKY_RELU = defop("LeakyReluBackward0",
+                   lambda g, ans, x, negative_slope: g * where(x > 0, 1.0, negative_slope), saves=(0,))
+SOFTPLUS = defop("SoftplusBackward0",
+                 lambda g, ans, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)), saves=(0,))
+SILU = defop("SiluBackward0", lambda g, ans, x: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), saves=(0,))
+ELU = defop("EluBackward0", lambda g, ans, x, alpha: g * where(x > 0, 1.0, ans + alpha), saves=(0, "result"))
+CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: g * _in_range(x, min, max), saves=(0,))
+CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: g * (x >= min), saves=(0,))
+CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: g * (x <= max), saves=(0,))
+ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0.0)
+            for name in ("floor", "ceil", "round", "trunc", "frac")}
+ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
+
+
+def _in_range(x, lo, hi):
+    mask = None
+    if lo is not None:
+        mask = x >= lo
+    if hi is not None:
+        mask = (x <= hi) if mask is None else mask & (x <= hi)
+    return mask
+
+
+def neg(x):
+    x = as_tensor_arg(x)
+    if x._data.dtype == np.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return record(NEG, (x,), np.negative(x._data))
+
+
+negative = neg
+
+
+def abs(x):
+    x = as_tensor_arg(x)
+    return record(ABS, (x,), np.abs(x._data))
+
+
+absolute = abs
+
+
+def square(x):
+    return pow(x, 2)
+
+
+def relu(x):
+    x = as_tensor_arg(x)
+    return record(RELU, (x,), np.maximum(x._data, 0))
+
+
+def leaky_relu(x, negative_slope=0.01):
+    d = _float_data(x)
+    return record(LEAKY_RELU, (x,), np.where(d > 0, d, d * negative_slope), {"negative_slope": negative_slope})
+
+
+def softplus(x, beta=1.0, threshold=20.0):
+    d = _float_data(x) * beta
+    out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
+    return record(SOFTPLUS, (x,), out.astype(x._data.dtype), {"beta": beta, "threshold": threshold})
+
+
+def silu(x):
+    d = _float_data(x)
+    return record(SILU, (x,), d * _sigmoid(d))
+
+
+def elu(x, alpha=1.0):
+    d = _float_data(x)
+    return record(ELU, (x,), np.where(d > 0, d, alpha * np.expm1(np.minimum(d, 0))), {"alpha": alpha})
+
+
+def clamp(x, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = x
+        if min is not None:
+            out = maximum(out, min)
+        if max is not None:
+            out = minimum(out, max)
+        return out
+    d = x._data
+    return record(CLAMP, (x,), np.clip(d, min, max).astype(d.dtype, copy=False), {"min": min, "max": max})
+
+
+clip = clamp
+
+
+def clamp_min(x, min):
+    return record(CLAMP_MIN, (x,), np.maximum(x._data, min).astype(x._data.dtype, copy=False), {"min": min})
+
+
+def clamp_max(x, max):
+    return record(CLAMP_MAX, (x,), np.minimum(x._data, max).astype(x._data.dtype, copy=False), {"max": max})
+
+
+def _rounding(name, fwd):
+    op = ROUNDING[name]
+
+    def f(x, *args, **kwargs):
+        return record(op, (x,), fwd(x._data, *args, **kwargs))
+
+    f.__name__ = name
+    globals()[name] = f
+
+
+_rounding("floor", np.floor)
+_rounding("ceil", np.ceil)
+_rounding("round", lambda d, decimals=0: np.round(d, decimals))
+_rounding("trunc", np.trunc)
+_rounding("frac", lambda d: d - np.trunc(d))
+
+
+def sign(x):
+    return _wrap(np.sign(x._data))
+
+
+def isnan(x):
+    return _wrap(np.isnan(x._data))
+
+
+def isinf(x):
+    return _wrap(np.isinf(x._data))
+
+
+def isfinite(x):
+    return _wrap(np.isfinite(x._data))
+
+
+# ----- Comparison and logic (never differentiable) -----
+
+def _compare(fwd):
+    def f(a, b):
+        if b is None:
+            return False
+        a, b = as_tensor_arg(a), as_tensor_arg(b)
+        try:
+            return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))))
+        except ValueError:
+            raise _broadcast_error(np.shape(_np_of(a)), np.shape(_np_of(b))) from None
+
+    return f
+
+
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+logical_and = _compare(np.logical_and)
+logical_or = _compare(np.logical_or)
+logical_xor = _compare(np.logical_xor)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def _bitwise(fwd):
+    def f(a, b):
+        a, b = as_tensor_arg(a), as_tensor_arg(b)
+        dt = _result_np_dtype(a, b)
+        if dt.kind == "f":
+            raise RuntimeError(f'"{fwd.__name__}_cpu" not implemented for \'Float\'')
+        return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))).astype(dt, copy=False))
+
+    return f
+
+
+bitwise_and = _bitwise(np.bitwise_and)
+bitwise_or = _bitwise(np.bitwise_or)
+bitwise_xor = _bitwise(np.bitwise_xor)
+
+
+def logical_not(x):
+    return _wrap(np.logical_not(x._data))
+
+
+def bitwise_not(x):
+    if x._data.dtype.kind == "f":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _wrap(np.invert(x._data))
+
+
+def equal(a, b):
+    return a._data.shape == b._data.shape and bool((a._data == b._data).all())
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(_np_of(a), _np_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _wrap(np.isclose(_np_of(a), _np_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def all(x, dim=None, keepdim=False):
+    return _wrap(np.asarray(np.all(x._data, axis=norm_dims(dim, x._data.ndim), keepdims=keepdim)))
+
+
+def any(x, dim=None, keepdim=False):
+    return _wrap(np.asarray(np.any(x._data, axis=norm_dims(dim, x._data.ndim), keepdims=keepdim)))
+
+
+# ----- Reductions -----
+
+def _expand_back(g, shape, dims, keepdim):
+    """Broadcast a reduced grad back over the reduced dims."""
+    if not keepdim and dims:
+        for d in dims:
+            g = unsqueeze(g, d)
+    elif not keepdim and dims is None and g._data.ndim:
+        pass
+    return expand(g, shape)
+
+
+def _n_reduced(shape, dims):
+    if dims is None:
+        return int(np.prod(shape))
+    return int(np.prod([shape[d] for d in dims]))
+
+
+SUM = defop("SumBackward0", lambda g, ans, x: expand(g, x.shape))
+SUM_DIM = defop("SumBackward1", lambda g, ans, x, dims, keepdim: _expand_back(g, x.shape, dims, keepdim))
+MEAN = defop("MeanBackward0", lambda g, ans, x: expand(g / x.numel(), x.shape))
+MEAN_DIM = defop("MeanBackward1",
+                 lambda g, ans, x, dims, keepdim: _expand_back(g / _n_reduced(x.shape, dims), x.shape, dims, keepdim))
+PROD = defop("ProdBackward0", lambda g, ans, x: _prod_grad(g, ans, x, None, False), saves=(0, "result"))
+PROD_DIM = defop("ProdBackward1", lambda g, ans, x, dims, keepdim: _prod_grad(g, ans, x, dims, keepdim),
+                 saves=(0, "result"))
+AMAX = defop("MaxBackward1", lambda g, ans, x: _extreme_grad(g, ans, x), saves=(0, "result"))
+AMIN = defop("MinBackward1", lambda g, ans, x: _extreme_grad(g, ans, x), saves=(0, "result"))
+MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
+                outputs=(0,))
+MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
+                outputs=(0,))
+VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim:
+            _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * (2.0 / builtins.max(_n_reduced(x.shape, dims) - correction, 0)),
+            saves=(0,))
+STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim:
+            _expand_back(g / ans, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * (1.0 / builtins.max(_n_reduced(x.shape, dims) - correction, 0)),
+            saves=(0, "result"))
+LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
+                  _expand_back(g, x.shape, dims, keepdim) * exp(x - _expand_back(ans, x.shape, dims, keepdim)),
+                  saves=(0, "result"))
+NORM = defop("LinalgVectorNormBackward0", lambda g, ans, x, dims, keepdim:
+             _expand_back(g, x.shape, dims, keepdim) * x / where(_expand_back(ans, x.shape, dims, keepdim) == 0, 1.0,
+                                                                  _expand_back(ans, x.shape, dims, keepdim)),
+             saves=(0, "result"))
+CUMSUM = defop("CumsumBackward0", lambda g, ans, x, dim: flip(cumsum(flip(g, (dim,)), dim), (dim,)))
+
+
+def _prod_grad(g, ans, x, dims, keepdim):
+    gx = _expand_back(g, x.shape, dims, keepdim)
+    ax = _expand_back(ans, x.shape, dims, keepdim)
+    if not bool((x._data == 0).any()):
+        return gx * ax / x
+    # With zeros present, the product of the other elements is computed directly.
+    d = x._data
+    axes = tuple(range(d.ndim)) if dims is None else dims
+    others = np.empty_like(d)
+    for idx in np.ndindex(*d.shape):
+        mask = np.ones(d.shape, bool)
+        sel = tuple(slice(None) if a in axes else idx[a] for a in range(d.ndim))
+        region = np.zeros(d.shape, bool)
+        region[sel] = True
+        mask &= region
+        mask[idx] = False
+        others[idx] = d[mask].prod()
+    return gx * _wrap(others)
+
+
+def _extreme_grad(g, ans, x):
+    mask = (x == ans).to(x.dtype)
+    return mask * (g / mask.sum())
+
+
+def _indices_grad(g, shape, dim, keepdim, indices):
+    if not keepdim:
+        g = unsqueeze(g, dim)
+        indices = np.expand_dims(indices, dim)
+    ar = np.arange(shape[dim]).reshape([-1 if a == dim else 1 for a in range(len(shape))])
+    return g * _wrap(ar == indices)
+
+
+def sum(x, dim=None, keepdim=False, *, dtype=None):
+    x = as_tensor_arg(x)
+    d = x._data
+    if dtype is not None:
+        d = d.astype(_dtypes.to_numpy_dtype(dtype))
+    elif d.dtype.kind in "bui" and d.dtype != np.int64:
+        d = d.astype(np.int64)
+    if dim is None:
+        return record(SUM, (x,), np.asarray(d.sum(), dtype=d.dtype))
+    dims = norm_dims(dim, d.ndim)
+    return record(SUM_DIM, (x,), d.sum(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+
+
+def _float_check(x, fname):
+    if x._data.dtype.kind != "f":
+        name = _dtypes.from_numpy_dtype(x._data.dtype)._legacy.replace("Tensor", "")
+        raise RuntimeError(
+            f"{fname}(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {name}"
+        )
+
+
+def mean(x, dim=None, keepdim=False, *, dtype=None):
+    x = as_tensor_arg(x)
+    if dtype is not None:
+        x = x.to(dtype)
+    _float_check(x, "mean")
+    d = x._data
+    if dim is None:
+        return record(MEAN, (x,), np.asarray(d.mean(), dtype=d.dtype))
+    dims = norm_dims(dim, d.ndim)
+    return record(MEAN_DIM, (x,), d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False),
+                  {"dims": dims, "keepdim": keepdim})
+
+
+def prod(x, dim=None, keepdim=False, *, dtype=None):
+    d = x._data
+    if dim is None:
+        return record(PROD, (x,), np.asarray(d.prod(), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
+    dims = norm_dims(dim, d.ndim)
+    return record(PROD_DIM, (x,), d.prod(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+
+
+class _ReturnType(tuple):
+    """``torch.return_types.max(values=..., indices=...)``."""
+
+    _fields = ("values", "indices")
+
+    def __new__(cls, name, values, indices):
+        self = tuple.__new__(cls, (values, indices))
+        self._name = name
+        return self
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
+    if isinstance(dim, Tensor):
+        other, dim = dim, None
+    if other is not None:
+        return (maximum if name == "max" else minimum)(x, other)
+    d = x._data
+    if dim is None:
+        if d.size == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
+        return record(full_op, (x,), np.asarray(npf(d)))
+    dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    idx = argf(d, axis=dim, keepdims=True) if d.ndim else np.asarray(0)
+    vals = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
+    if not keepdim and d.ndim:
+        vals, idx = np.squeeze(vals, dim), np.squeeze(idx, dim)
+    v = record(dim_op, (x,), vals, {"dim": dim, "keepdim": keepdim, "indices": idx})
+    return _ReturnType(name, v, _wrap(np.asarray(idx, dtype=np.int64)))
+
+
+def max(x, dim=None, keepdim=False, *, other=None):
+    return _extreme(x, dim, keepdim, other, AMAX, MAX_DIM, np.max, np.argmax, "max")
+
+
+def min(x, dim=None, keepdim=False, *, other=None):
+    return _extreme(x, dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
+
+
+def amax(x, dim=(), keepdim=False):
+    return max(x) if dim in ((), None) else max(x, dim, keepdim).values
+
+
+def argmax(x, dim=None, keepdim=False):
+    d = x._data
+    if dim is None:
+        return _wrap(np.asarray(np.argmax(d), dtype=np.int64))
+    return _wrap(np.asarray(np.argmax(d, axis=dim, keepdims=keepdim), dtype=np.int64))
+
+
+def argmin(x, dim=None, keepdim=False):
+    d = x._data
+    if dim is None:
+        return _wrap(np.asarray(np.argmin(d), dtype=np.int64))
+    return _wrap(np.asarray(np.argmin(d, axis=dim, keepdims=keepdim), dtype=np.int64))
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    _float_check(x, "var")
+    c = _correction(unbiased, correction)
+    dims = norm_dims(dim, x._data.ndim)
+    out = np.var(x._data, axis=dims, ddof=c, keepdims=keepdim)
+    return record(VAR, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+
+
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    _float_check(x, "std")
+    c = _correction(unbiased, correction)
+    dims = norm_dims(dim, x._data.ndim)
+    out = np.std(x._data, axis=dims, ddof=c, keepdims=keepdim)
+    return record(STD, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+
+
+def logsumexp(x, dim, keepdim=False):
+    d = _float_data(x)
+    dims = norm_dims(dim, d.ndim)
+    m = np.max(d, axis=dims, keepdims=True) if d.size else np.zeros([1] * d.ndim, d.dtype)
+    m = np.where(np.isfinite(m), m, 0)
+    out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = np.squeeze(out, axis=dims) if dims else out.reshape(())
+    return record(LOGSUMEXP, (x,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim})
+
+
+def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+    if p not in ("fro", 2, 2.0):
+        a = abs(x)
+        s = sum(pow(a, p), dim, keepdim) if dim is not None else sum(pow(a, p))
+        return pow(s, 1.0 / p)
+    d = _float_data(x)
+    dims = norm_dims(dim, d.ndim)
+    out = np.sqrt(np.sum(d * d, axis=dims, keepdims=keepdim))
+    return record(NORM, (x,), np.asarray(out, dtype=d.dtype), {"dims": dims, "keepdim": keepdim})
+
+
+def cumsum(x, dim, *, dtype=None):
+    d = x._data
+    dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    return record(CUMSUM, (x,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim})
+
+
+# ----- Softmax family -----
+
+SOFTMAX = defop("SoftmaxBackward0", lambda g, ans, x, dim: ans * (g - sum(g * ans, dim, keepdim=True)), saves=("result",))
+LOG_SOFTMAX = defop("LogSoftmaxBackward0", lambda g, ans, x, dim: g - exp(ans) * sum(g, dim, keepdim=True),
+                    saves=("result",))
+
+
+def _softmax_dim(x, dim, name):
+    if dim is None:
+        nd = x._data.ndim
+        dim = 0 if nd in (0, 1, 3) else 1
+        warnings.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+            UserWarning, stacklevel=3,
+        )
+    return norm_dims(dim, x._data.ndim)[0] if x._data.ndim else 0
+
+
+def softmax(x, dim=None, dtype=None, _stacklevel=3):
+    dim = _softmax_dim(x, dim, "softmax")
+    d = _float_data(x.to(dtype) if dtype is not None else x)
+    e = np.exp(d - np.max(d, axis=dim, keepdims=True)) if d.ndim else np.ones_like(d)
+    return record(SOFTMAX, (x,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
+
+
+def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
+    dim = _softmax_dim(x, dim, "log_softmax")
+    d = _float_data(x.to(dtype) if dtype is not None else x)
+    if not d.ndim:
+        return record(LOG_SOFTMAX, (x,), np.zeros_like(d), {"dim": dim})
+    m = np.max(d, axis=dim, keepdims=True)
+    s = d - m
+    return record(LOG_SOFTMAX, (x,), s - np.log(np.sum(np.exp(s), axis=dim, keepdims=True)), {"dim": dim})
+
+
+# ----- Linear algebra -----
+
+MM = defop("MmBackward0", lambda g, ans, a, b: mm(g, t(b)), lambda g, ans, a, b: mm(t(a), g), saves=(0, 1))
+MV = defop("MvBackward0", lambda g, ans, m, v: mul(unsqueeze(g, 1), v),
+           lambda g, ans, m, v: mv(t(m), g), saves=(0, 1))
+DOT = defop("DotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
+BMM = defop("BmmBackward0", lambda g, ans, a, b: bmm(g, transpose(b, 1, 2)),
+            lambda g, ans, a, b: bmm(transpose(a, 1, 2), g), saves=(0, 1))
+ADDMM = defop("AddmmBackward0", lambda g, ans, c, a, b, beta=1, alpha=1: g if beta == 1 else g * beta,
+              lambda g, ans, c, a, b, beta=1, alpha=1: mm(g, t(b)) * alpha if alpha != 1 else mm(g, t(b)),
+              lambda g, ans, c, a, b, beta=1, alpha=1: mm(t(a), g) * alpha if alpha != 1 else mm(t(a), g),
+              saves=(1, 2))
+
+
+def _promote_pair(a, b, fname):
+    if a._data.dtype != b._data.dtype:
+        n = lambda x: _dtypes.from_numpy_dtype(x._data.dtype)._legacy.replace("Tensor", "")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {n(a).lower()} != {n(b).lower()}"
+                           if fname == "mm" else
+                           f"expected scalar type {n(a)} but found {n(b)}")
+
+
+def mm(a, b):
+    if a._data.ndim != 2:
+        raise RuntimeError(f"self must be a matrix")
+    if b._data.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    (n, k), (k2, m) = a._data.shape, b._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    _promote_pair(a, b, "mm")
+    return record(MM, (a, b), a._data @ b._data)
+
+
+def mv(m, v):
+    if m._data.ndim != 2 or v._data.ndim != 1 or m._data.shape[1] != v._data.shape[0]:
+        r, c = (m._data.shape + (0, 0))[:2]
+        raise RuntimeError(f"size mismatch, got input ({r}), mat ({r}x{c}), vec ({v._data.shape[0]})")
+    _promote_pair(m, v, "mv")
+    return record(MV, (m, v), m._data @ v._data)
+
+
+def dot(a, b):
+    if a._data.ndim != 1 or b._data.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors")
+    if a._data.shape != b._data.shape:
+        na, nb = a._data.shape[0], b._data.shape[0]
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{na}] and src [{nb}] to have the same number of elements, but got {na} and {nb} elements respectively"
+        )
+    _promote_pair(a, b, "dot")
+    return record(DOT, (a, b), np.asarray(np.dot(a._data, b._data)))
+
+
+def bmm(a, b):
+    if a._data.ndim != 3 or b._data.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor")
+    if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
+        s1, s2 = list(a._data.shape), list(b._data.shape)
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{s1[0]}, {s1[2]}] but got: [{s2[0]}, {s2[1]}].")
+    return record(BMM, (a, b), np.matmul(a._data, b._data))
+
+
+def addmm(c, a, b, *, beta=1, alpha=1):
+    out = c._data * beta + (a._data @ b._data) * alpha if (beta, alpha) != (1, 1) else c._data + a._data @ b._data
+    attrs = None if (beta, alpha) == (1, 1) else {"beta": beta, "alpha": alpha}
+    return record(ADDMM, (c, a, b), out.astype(a._data.dtype, copy=False), attrs)
+
+
+def matmul(a, b):
+    """``a @ b`` dispatched as PyTorch does: ``dot``, ``mv``, ``mm``, or batched ``bmm``."""
+    a, b = as_tensor_arg(a), as_tensor_arg(b)
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if da == 1 and db == 1:
+        return dot(a, b)
+    if da == 2 and db == 1:
+        return mv(a, b)
+    if da == 1 and db == 2:
+        return squeeze(mm(unsqueeze(a, 0), b), (0,))
+    if da == 2 and db == 2:
+        return mm(a, b)
+    if da >= 3 and db <= 2:
+        sa = a._data.shape
+        if db == 1:
+            return _unsafe_view(mv(reshape(a, (-1, sa[-1])), b), sa[:-1])
+        if sa[-1] != b._data.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({int(np.prod(sa[:-1]))}x{sa[-1]} and {b._data.shape[0]}x{b._data.shape[1]})")
+        return _unsafe_view(mm(reshape(a, (-1, sa[-1])), b), sa[:-1] + (b._data.shape[1],))
+    # General batched case: broadcast the batch dims, fold them into one, bmm, unfold.
+    a2 = unsqueeze(a, 0) if da == 1 else a
+    b2 = unsqueeze(b, -1) if db == 1 else b
+    sa, sb = a2._data.shape, b2._data.shape
+    try:
+        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        raise _broadcast_error(sa[:-2], sb[:-2]) from None
+    if sa[-1] != sb[-2]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, {sa[-1]}] but got: [{int(np.prod(batch))}, {sb[-2]}].")
+    a3 = _fold(a2, batch)
+    b3 = _fold(b2, batch)
+    out = _unsafe_view(bmm(a3, b3), tuple(batch) + (sa[-2], sb[-1]))
+    if da == 1:
+        out = squeeze(out, -2)
+    if db == 1:
+        out = squeeze(out, -1)
+    return out
+
+
+def _fold(x, batch):
+    shape = tuple(batch) + x._data.shape[-2:]
+    if x._data.shape != shape:
+        x = expand(x, shape)
+    return reshape(x, (-1,) + x._data.shape[-2:])
+
+
+# ----- Shape and view ops -----
+
+def _view_of(out, x):
+    out._vc = x._vc
+    out._base = x if x._base is None else x._base
+    return out
+
+
+def _shape_arg(shape):
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _infer_shape(shape, n):
+    shape = list(shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        rest = 1
+        for s in shape:
+            if s != -1:
+                rest *= s
+        if rest == 0 or n % rest:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+        shape[shape.index(-1)] = n // rest
+    elif int(np.prod(shape)) != n:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+    return tuple(shape)
+
+
+VIEW = defop("ViewBackward0", lambda g, ans, x, shape: reshape(g, x.shape))
+UNSAFE_VIEW = defop("UnsafeViewBackward0", lambda g, ans, x, shape: reshape(g, x.shape))
+TRANSPOSE = defop("TransposeBackward0", lambda g, ans, x, d0, d1: transpose(g, d0, d1))
+T = defop("TBackward0", lambda g, ans, x: t(g))
+PERMUTE = defop("PermuteBackward0", lambda g, ans, x, dims: permute(g, tuple(np.argsort(dims))))
+SQUEEZE = defop("SqueezeBackward0", lambda g, ans, x: reshape(g, x.shape))
+SQUEEZE_DIM = defop("SqueezeBackward1", lambda g, ans, x, dim: reshape(g, x.shape))
+SQUEEZE_DIMS = defop("SqueezeBackward4", lambda g, ans, x, dims: reshape(g, x.shape))
+UNSQUEEZE = defop("UnsqueezeBackward0", lambda g, ans, x, dim: squeeze(g, dim))
+EXPAND = defop("ExpandBackward0", lambda g, ans, x, shape: sum_to(g, x.shape))
+REPEAT = defop("RepeatBackward0", lambda g, ans, x, repeats: _repeat_grad(g, x.shape, repeats))
+CLONE = defop("CloneBackward0", lambda g, ans, x: g)
+TO_COPY = defop("ToCopyBackward0", lambda g, ans, x: g.to(x.dtype))
+FLIP = defop("FlipBackward0", lambda g, ans, x, dims: flip(g, dims))
+
+
+def view(x, *shape):
+    shape = _infer_shape(_shape_arg(shape), x._data.size)
+    out = x._data.view()
+    try:
+        out.shape = shape
+    except AttributeError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+            "across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+    return _view_of(record(VIEW, (x,), out, {"shape": shape}), x)
+
+
+def reshape(x, *shape):
+    shape = _infer_shape(_shape_arg(shape), x._data.size)
+    out = x._data.view()
+    try:
+        out.shape = shape
+    except AttributeError:
+        return _unsafe_view(clone(x), shape)
+    return _view_of(record(VIEW, (x,), out, {"shape": shape}), x)
+
+
+def _unsafe_view(x, shape):
+    return record(UNSAFE_VIEW, (x,), x._data.reshape(shape), {"shape": tuple(shape)})
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    s = x._data.shape
+    if not s:
+        return reshape(x, (1,))
+    a, b = start_dim % len(s), end_dim % len(s)
+    if a == b:
+        return x
+    return reshape(x, s[:a] + (int(np.prod(s[a:b + 1])),) + s[b + 1:])
+
+
+def unflatten(x, dim, sizes):
+    s = x._data.shape
+    dim = dim % len(s)
+    return reshape(x, s[:dim] + tuple(sizes) + s[dim + 1:])
+
+
+def transpose(x, dim0, dim1):
+    nd = x._data.ndim
+    d0, d1 = (norm_dims(dim0, nd) or (0,))[0], (norm_dims(dim1, nd) or (0,))[0]
+    return _view_of(record(TRANSPOSE, (x,), np.swapaxes(x._data, d0, d1), {"d0": d0, "d1": d1}), x)
+
+
+swapaxes = transpose
+
+
+def t(x):
+    if x._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x._data.ndim}D")
+    return _view_of(record(T, (x,), x._data.T), x)
+
+
+def permute(x, *dims):
+    dims = _shape_arg(dims)
+    nd = x._data.ndim
+    if len(dims) != nd:
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(d % nd for d in dims) if nd else ()
+    return _view_of(record(PERMUTE, (x,), np.transpose(x._data, dims), {"dims": dims}), x)
+
+
+def squeeze(x, dim=None):
+    d = x._data
+    if dim is None:
+        return _view_of(record(SQUEEZE, (x,), d.reshape([s for s in d.shape if s != 1])), x)
+    if isinstance(dim, int):
+        dim = norm_dims(dim, d.ndim)
+        out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dim and s == 1)])
+        return _view_of(record(SQUEEZE_DIM, (x,), out, {"dim": dim[0] if dim else 0}), x)
+    dims = norm_dims(dim, d.ndim)
+    out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dims and s == 1)])
+    return _view_of(record(SQUEEZE_DIMS, (x,), out, {"dims": dims}), x)
+
+
+def unsqueeze(x, dim):
+    nd = x._data.ndim + 1
+    if not -nd <= dim < nd:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
+    dim %= nd
+    return _view_of(record(UNSQUEEZE, (x,), np.expand_dims(x._data, dim), {"dim": dim}), x)
+
+
+def expand(x, *sizes):
+    sizes = _shape_arg(sizes)
+    d = x._data
+    if len(sizes) < d.ndim:
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{list(d.shape)}}}, size=[{', '.join(map(str, sizes))}]): the number of sizes "
+            f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({d.ndim})")
+    lead = len(sizes) - d.ndim
+    shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    for i in range(d.ndim):
+        if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({d.shape[i]}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(d.shape)}")
+    check_size(int(np.prod(shape)))
+    return _view_of(record(EXPAND, (x,), np.broadcast_to(d, shape), {"shape": shape}), x)
+
+
+def broadcast_to(x, shape):
+    return expand(x, tuple(shape))
+
+
+def repeat(x, *repeats):
+    repeats = _shape_arg(repeats)
+    d = x._data
+    if len(repeats) < d.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    check_size(int(np.prod(repeats)) * d.size)
+    return record(REPEAT, (x,), np.tile(d, repeats), {"repeats": repeats})
+
+
+def _repeat_grad(g, shape, repeats):
+    lead = len(repeats) - len(shape)
+    full = (1,) * lead + tuple(shape)
+    split = []
+    for r, s in zip(repeats, full):
+        split += [r, s]
+    g = reshape(g, tuple(split))
+    g = sum(g, tuple(range(0, 2 * len(full), 2)))
+    return reshape(g, shape)
+
+
+def clone(x, *, memory_format=None):
+    return record(CLONE, (x,), x._data.copy())
+
+
+def contiguous(x, memory_format=None):
+    return x if x._data.flags.c_contiguous else clone(x)
+
+
+def to_dtype(x, dt, copy=False):
+    npd = _dtypes.to_numpy_dtype(dt)
+    if x._data.dtype == npd and not copy:
+        return x
+    return record(TO_COPY, (x,), x._data.astype(npd))
+
+
+def flip(x, dims):
+    dims = norm_dims(dims, x._data.ndim)
+    return record(FLIP, (x,), np.flip(x._data, dims).copy(), {"dims": dims})
+
+
+def _embed(g, shape, index):
+    """Zeros of ``shape`` with ``g`` added at ``index``: the backward of every indexing op."""
+    return record(EMBED, (g,), _embed_np(g._data, shape, index), {"index": index})
+
+
+def _embed_np(gd, shape, index):
+    out = np.zeros(shape, dtype=gd.dtype)
+    np.add.at(out, index, gd)
+    return out
+
+
+EMBED = defop("IndexPutBackward0", lambda g, ans, x, index: getitem_np(g, index))
+SELECT = defop("SelectBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
+SLICE = defop("SliceBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
+INDEX = defop("IndexBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
+COPY_SLICES = defop("CopySlices", lambda g, ans, x, v, index: _zero_at(g, index),
+                    lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), cpp_name="torch::autograd::CopySlices")
+INDEX_PUT = defop("IndexPutBackward0", lambda g, ans, x, v, index: _zero_at(g, index),
+                  lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape))
+MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0))
+GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: _scatter_add_zeros(g, x.shape, dim, index))
+SCATTER_ADD_ZEROS = defop("ScatterAddBackward0", lambda g, ans, x, shape, dim, index: gather(g, dim, _wrap(index)))
+INDEX_SELECT = defop("IndexSelectBackward0",
+                     lambda g, ans, x, dim, index: _embed(g, x.shape, (slice(None),) * dim + (index,)))
+
+
+def _zero_at(g, index):
+    mask = np.ones(g._data.shape, dtype=bool)
+    mask[index] = False
+    return g * _wrap(mask)
+
+
+def getitem_np(x, index):
+    """Differentiable ``x[index]`` for an index already converted to NumPy form."""
+    return _view_of(record(INDEX, (x,), x._data[index], {"index": index}), x) if _is_basic(index) else \
+        record(INDEX, (x,), x._data[index], {"index": index})
+
+
+def _is_basic(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return builtins.all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in items)
+
+
+def _index_item(i):
+    if isinstance(i, Tensor):
+        if i._data.dtype.kind == "f":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return i._data
+    if isinstance(i, (list, np.ndarray)):
+        arr = np.asarray([v.item() if isinstance(v, Tensor) else v for v in i] if isinstance(i, list) else i)
+        if arr.dtype.kind == "f":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return arr
+    if isinstance(i, (bool, np.bool_)):
+        return np.asarray(i)
+    if isinstance(i, (int, np.integer)):
+        return int(i)
+    if i is None or i is Ellipsis or isinstance(i, slice):
+        if isinstance(i, slice):
+            return slice(*(int(v) if isinstance(v, Tensor) else v for v in (i.start, i.stop, i.step)))
+        return i
+    raise IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
+        f"{type(i).__name__})")
+
+
+def getitem(x, index):
+    """``x[index]``: basic indexing becomes a chain of Select/Slice/Unsqueeze nodes, as in PyTorch;
+    anything with an integer or boolean tensor becomes one IndexBackward0 node."""
+    items = tuple(_index_item(i) for i in (index if isinstance(index, tuple) else (index,)))
+    if not _is_basic(items):
+        try:
+            data = x._data[items]
+        except IndexError as e:
+            raise IndexError(str(e).replace("axis", "dimension")) from None
+        return record(INDEX, (x,), data, {"index": items})
+    consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis)
+    nd = x._data.ndim
+    if consumed > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    out, dim, acted = x, 0, False
+    for i in items:
+        if i is Ellipsis:
+            dim += nd - consumed
+        elif i is None:
+            out, acted = unsqueeze(out, dim), True
+            dim += 1
+        elif isinstance(i, int):
+            size = out._data.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+            out, acted = select(out, dim, i), True
+        else:
+            if i != slice(None):
+                out, acted = _slice(out, dim, i), True
+            dim += 1
+    if not acted:
+        out = _slice(out, 0, slice(None)) if nd else _view_of(record(INDEX, (x,), x._data[()], {"index": ()}), x)
+    return out
+
+
+
+
+def select(x, dim, index):
+    nd = x._data.ndim
+    dim = norm_dims(dim, nd)[0]
+    idx = (slice(None),) * dim + (int(index),)
+    return _view_of(record(SELECT, (x,), x._data[idx], {"index": idx}), x)
+
+
+def _slice(x, dim, sl):
+    idx = (slice(None),) * dim + (sl,)
+    return _view_of(record(SLICE, (x,), x._data[idx], {"index": idx}), x)
+
+
+def narrow(x, dim, start, length):
+    dim = norm_dims(dim, x._data.ndim)[0]
+    return _slice(x, dim, slice(start, start + length))
+
+
+def index_select(x, dim, index):
+    dim = norm_dims(dim, x._data.ndim)[0]
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    return record(INDEX_SELECT, (x,), np.take(x._data, idx, axis=dim), {"dim": dim, "index": idx})
+
+
+def masked_fill(x, mask, value):
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    v = value.item() if isinstance(value, Tensor) else value
+    return record(MASKED_FILL, (x,), np.where(m, np.asarray(v, dtype=x._data.dtype), x._data), {"mask": mask})
+
+
+def gather(x, dim, index):
+    dim = norm_dims(dim, x._data.ndim)[0]
+    return record(GATHER, (x,), np.take_along_axis(x._data, index._data, axis=dim), {"dim": dim, "index": index._data})
+
+
+def _scatter_add_zeros(g, shape, dim, index):
+    out = np.zeros(shape, dtype=g._data.dtype)
+    idx = list(np.indices(index.shape, sparse=True))
+    idx[dim] = index
+    np.add.at(out, tuple(idx), g._data)
+    return record(SCATTER_ADD_ZEROS, (g,), out, {"shape": shape, "dim": dim, "index": index})
+
+
+def setitem(x, index, value):
+    """``x[index] = value``: in place, recorded as ``CopySlices`` (or ``IndexPutBackward0`` for
+    tensor indices) when gradients flow, like PyTorch."""
+    x._check_inplace()
+    items = tuple(_index_item(i) for i in (index if isinstance(index, tuple) else (index,)))
+    v = as_tensor_arg(value)
+    vdata = _np_of(v)
+    if _grad_mode._enabled and (x._requires_grad or isinstance(v, Tensor) and v._requires_grad):
+        new = x._data.copy()
+        new[items] = vdata
+        src = _wrap(x._data, x._requires_grad)
+        src._grad_fn, src._output_nr = x._grad_fn, x._output_nr
+        op = COPY_SLICES if _is_basic(items) else INDEX_PUT
+        return x._adopt(record(op, (src, v), new, {"index": items}))
+    x._data[items] = vdata
+    x._bump()
+    return x
+
+
+# ----- Joining and splitting -----
+
+CAT = None  # defined with per-input rules at call time (one rule per input)
+
+
+def _cat_op(n):
+    return _CAT_OPS.setdefault(n, defop("CatBackward0", *[
+        (lambda i: lambda g, ans, *xs, dim, sizes: narrow(g, dim, builtins.sum(sizes[:i]), sizes[i]))(i)
+        for i in range(n)]))
+
+
+def _stack_op(n):
+    return _STACK_OPS.setdefault(n, defop("StackBackward0", *[
+        (lambda i: lambda g, ans, *xs, dim: select(g, dim, i))(i) for i in range(n)]))
+
+
+_CAT_OPS, _STACK_OPS = {}, {}
+
+
+def cat(tensors, dim=0):
+    tensors = [as_tensor_arg(x) for x in tensors]
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    nd = tensors[0]._data.ndim
+    dim = norm_dims(dim, nd)[0] if nd else 0
+    ref = tensors[0]._data.shape
+    for k, x in enumerate(tensors[1:], 1):
+        s = x._data.shape
+        if len(s) != len(ref):
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}")
+        for a in range(len(ref)):
+            if a != dim and s[a] != ref[a]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[a]} but got size {s[a]} for tensor number {k} in the list.")
+    dt = _dtypes.result_type(*tensors).np
+    out = np.concatenate([x._data.astype(dt, copy=False) for x in tensors], axis=dim)
+    sizes = tuple(x._data.shape[dim] for x in tensors)
+    return record(_cat_op(len(tensors)), tuple(tensors), out, {"dim": dim, "sizes": sizes})
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    tensors = [as_tensor_arg(x) for x in tensors]
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = tensors[0]._data.shape
+    for k, x in enumerate(tensors[1:], 1):
+        if x._data.shape != ref:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and {list(x._data.shape)} at entry {k}")
+    nd = len(ref) + 1
+    dim = dim % nd
+    dt = _dtypes.result_type(*tensors).np
+    out = np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=dim)
+    return record(_stack_op(len(tensors)), tuple(tensors), out, {"dim": dim})
+
+
+def _split_grad(gs, ans, x, dim, sizes):
+    parts = []
+    for g, n in zip(gs, sizes):
+        if g is None:
+            shape = list(x.shape)
+            shape[dim] = n
+            g = _wrap(np.zeros(shape, dtype=x.dtype.np))
+        parts.append(g)
+    return cat(parts, dim)
+
+
+def _unbind_grad(gs, ans, x, dim):
+    shape = list(x.shape)
+    del shape[dim]
+    return stack([g if g is not None else _wrap(np.zeros(shape, dtype=x.dtype.np)) for g in gs], dim)
+
+
+UNBIND = defop("UnbindBackward0", _unbind_grad, outputs=None)
+SPLIT = defop("SplitBackward0", _split_grad, outputs=None)
+SPLIT_SIZES = defop("SplitWithSizesBackward0", _split_grad, outputs=None)
+
+
+class _AllOutputs:
+    def __contains__(self, i):
+        return True
+
+
+for _op in (UNBIND, SPLIT, SPLIT_SIZES):
+    _op.differentiable_outputs = _AllOutputs()
+
+
+def unbind(x, dim=0):
+    d = x._data
+    dim = norm_dims(dim, d.ndim)[0]
+    parts = tuple(np.take(d, i, axis=dim) for i in range(d.shape[dim]))
+    outs = record(UNBIND, (x,), parts, {"dim": dim}, n_outputs=len(parts))
+    for o in outs:
+        _view_of(o, x)
+    return outs
+
+
+def split(x, split_size_or_sections, dim=0):
+    d = x._data
+    dim = norm_dims(dim, d.ndim)[0]
+    n = d.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        sizes = [builtins.min(step, n - i) for i in range(0, n, step)] or [0]
+        op = SPLIT
+    else:
+        sizes = list(split_size_or_sections)
+        if builtins.sum(sizes) != n:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {dim}), but got split_sizes={sizes}")
+        op = SPLIT_SIZES
+    bounds = np.cumsum([0] + sizes)
+    parts = tuple(np.take(d, np.arange(bounds[i], bounds[i + 1]), axis=dim) for i in range(len(sizes)))
+    return record(op, (x,), parts, {"dim": dim, "sizes": tuple(sizes)}, n_outputs=len(parts))
+
+
+def chunk(x, chunks, dim=0):
+    n = x._data.shape[norm_dims(dim, x._data.ndim)[0]]
+    return split(x, -(-n // chunks), dim)
+
+
+
+WHERE = defop("WhereBackward0", lambda g, ans, a, b, cond: where(cond, g, 0.0),
+              lambda g, ans, a, b, cond: where(cond, 0.0, g))
+
+
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        return tuple(_wrap(i.astype(np.int64)) for i in np.nonzero(condition._data))
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    a, b = as_tensor_arg(input), as_tensor_arg(other)
+    dt = _result_np_dtype(a, b)
+    out = np.where(cond, _np_of(a), _np_of(b)).astype(dt, copy=False)
+    return record(WHERE, (a, b), out, {"cond": cond if isinstance(condition, Tensor) else condition})
+
+
+def nonzero(x, *, as_tuple=False):
+    idx = np.nonzero(x._data)
+    if as_tuple:
+        return tuple(_wrap(i.astype(np.int64)) for i in idx)
+    return _wrap(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64))
+
+
+# ----- Losses (torch.nn.functional), each one node as in PyTorch -----
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return np.asarray(loss.mean(), dtype=loss.dtype)
+    if reduction == "sum":
+        return np.asarray(loss.sum(), dtype=loss.dtype)
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce_grad(g, shape, reduction):
+    if reduction == "none":
+        return g
+    n = int(np.prod(shape)) if reduction == "mean" else 1
+    return expand(g / n if n != 1 else g, shape)
+
+
+def _bce_logits_grad_x(g, ans, x, y, weight=None, pos_weight=None, reduction="mean"):
+    g = _reduce_grad(g, x.shape, reduction)
+    d = sigmoid(x) - y if pos_weight is None else (1 - y) + (1 + (pos_weight - 1) * y) * (sigmoid(x) - 1)
+    return g * d * weight if weight is not None else g * d
+
+
+def _bce_logits_grad_y(g, ans, x, y, weight=None, pos_weight=None, reduction="mean"):
+    g = _reduce_grad(g, y.shape, reduction)
+    d = neg(x) if pos_weight is None else (pos_weight - 1) * softplus(neg(x)) - x
+    return g * d * weight if weight is not None else g * d
+
+
+BCE_LOGITS = defop("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_grad_x, _bce_logits_grad_y, saves=(0, 1))
+BCE = defop("BinaryCrossEntropyBackward0",
+            lambda g, ans, p, y, weight=None, reduction="mean":
+            _reduce_grad(g, p.shape, reduction) * (p - y) / clamp(p * (1 - p), min=1e-12) * (weight if weight is not None else 1),
+            lambda g, ans, p, y, weight=None, reduction="mean":
+            _reduce_grad(g, p.shape, reduction) * (log(1 - p).clamp(min=-100) - log(p).clamp(min=-100)) * (weight if weight is not None else 1),
+            saves=(0, 1))
+MSE = defop("MseLossBackward0",
+            lambda g, ans, a, b, reduction="mean": _reduce_grad(g, np.broadcast_shapes(a.shape, b.shape), reduction) * (a - b) * 2,
+            lambda g, ans, a, b, reduction="mean": _reduce_grad(g, np.broadcast_shapes(a.shape, b.shape), reduction) * (b - a) * 2,
+            saves=(0, 1))
+NLL = defop("NllLossBackward0", lambda g, ans, x, target, weight, ignore_index, reduction, total:
+            _nll_grad(g, x, target, weight, ignore_index, reduction, total))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """Numerically stable sigmoid + binary cross entropy in one node."""
+    if target._data.shape != input._data.shape:
+        raise ValueError(
+            f"Target size ({Size(target._data.shape)}) must be the same as input size ({Size(input._data.shape)})")
+    x, y = input._data, target._data.astype(input._data.dtype, copy=False)
+    sp = np.logaddexp(0, -x)  # log(1 + exp(-x)) without overflow
+    if pos_weight is None:
+        loss = (1 - y) * x + sp
+    else:
+        pw = _np_of(pos_weight)
+        loss = (1 - y) * x + (1 + (pw - 1) * y) * sp
+    if weight is not None:
+        loss = loss * _np_of(weight)
+    attrs = {"weight": weight, "pos_weight": pos_weight, "reduction": reduction}
+    return record(BCE_LOGITS, (input, target), _reduce(loss.astype(x.dtype, copy=False), reduction), attrs)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if target._data.shape != input._data.shape:
+        raise ValueError(
+            f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
+            f"({Size(input._data.shape)}) is deprecated. Please ensure they have the same size.")
+    p, y = input._data, target._data
+    if ((p < 0) | (p > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with np.errstate(divide="ignore"):
+        loss = -(y * np.maximum(np.log(p), -100) + (1 - y) * np.maximum(np.log1p(-p), -100))
+    if weight is not None:
+        loss = loss * _np_of(weight)
+    return record(BCE, (input, target), _reduce(loss.astype(p.dtype, copy=False), reduction),
+                  {"weight": weight, "reduction": reduction})
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if input._data.shape != target._data.shape:
+        warnings.warn(
+            f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
+            f"({Size(input._data.shape)}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    d = input._data - _np_of(target)
+    return record(MSE, (input, target), _reduce((d * d).astype(input._data.dtype, copy=False), reduction),
+                  {"reduction": reduction})
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    loss = abs(input - target)
+    return mean(loss) if reduction == "mean" else sum(loss) if reduction == "sum" else loss
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    x, tgt = input._data, target._data
+    if tgt.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"expected scalar type Long but found {_dtypes.from_numpy_dtype(tgt.dtype)._legacy.replace('Tensor', '')}")
+    if x.ndim == 1:
+        x2, t2 = x[None], tgt.reshape(1)
+    else:
+        x2, t2 = np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
+    c = x2.shape[1]
+    valid = t2 != ignore_index
+    if ((t2[valid] < 0) | (t2[valid] >= c)).any():
+        bad = t2[valid][(t2[valid] < 0) | (t2[valid] >= c)][0]
+        raise IndexError(f"Target {bad} is out of bounds.")
+    safe = np.where(valid, t2, 0)
+    w = _np_of(weight)[safe] if weight is not None else np.ones(len(t2), dtype=x.dtype)
+    w = np.where(valid, w, 0).astype(x.dtype)
+    picked = -x2[np.arange(len(t2)), safe] * w
+    total = w.sum()
+    if reduction == "mean":
+        out = np.asarray(picked.sum() / total, dtype=x.dtype)
+    elif reduction == "sum":
+        out = np.asarray(picked.sum(), dtype=x.dtype)
+    else:
+        out = picked.reshape(tgt.shape).astype(x.dtype)
+    attrs = {"target": tgt, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
+    return record(NLL, (input,), out, attrs)
+
+
+def _nll_grad(g, x, target, weight, ignore_index, reduction, total):
+    shape = x.shape
+    c = shape[1] if len(shape) > 1 else shape[0]
+    t2 = target.reshape(-1)
+    valid = t2 != ignore_index
+    safe = np.where(valid, t2, 0)
+    w = _np_of(weight)[safe] if weight is not None else np.ones(len(t2))
+    w = np.where(valid, w, 0)
+    onehot = np.zeros((len(t2), c), dtype=x.dtype.np)
+    onehot[np.arange(len(t2)), safe] = -w
+    if len(shape) == 1:
+        onehot = onehot.reshape(shape)
+    elif len(shape) > 2:
+        onehot = np.moveaxis(onehot.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1)
+    coef = _wrap(onehot)
+    if reduction == "mean":
+        return coef * (g / float(total))
+    if reduction == "sum":
+        return coef * g
+    gg = g if len(shape) == 1 else unsqueeze(g, 1)
+    return coef * gg
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    if target._data.dtype.kind == "f":
+        logp = log_softmax(input, 1 if input._data.ndim > 1 else 0)
+        loss = neg(sum(logp * target, 1 if input._data.ndim > 1 else 0))
+        return mean(loss) if reduction == "mean" else sum(loss) if reduction == "sum" else loss
+    logp = log_softmax(input, 1 if input._data.ndim > 1 else 0)
+    return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)

@@ -1,0 +1,626 @@
+"""The Tensor: a NumPy array plus what autograd needs (``requires_grad``, ``grad``, ``grad_fn``)."""
+import numbers
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtypes, _grad_mode
+from ._graph import AccumulateGrad, _HookDict, add_hook, freed_error
+
+_NONLEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information. (Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/"
+    "TensorBody.h:493.)"
+)
+_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+_NONLEAF_FLAG = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+    "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+
+MAX_ELEMENTS = 10**8  # a playground guard: refuse allocations a browser tab cannot hold
+
+
+class Size(tuple):
+    """A tensor's shape, printed as ``torch.Size([2, 3])``."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        r = tuple.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+
+class device:
+    """Only the CPU exists here; ``device('cpu')`` and ``'cpu'`` are accepted everywhere."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        type = str(type)
+        if ":" in type:
+            type, idx = type.split(":", 1)
+            index = int(idx)
+        if type not in ("cpu", "cuda", "mps", "meta"):
+            raise RuntimeError(f"Expected one of cpu, cuda, mps, meta device type at start of device string: {type}")
+        self.type = type
+        self.index = index
+
+    def __repr__(self):
+        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+_CPU = device("cpu")
+
+
+def check_device(dev):
+    if dev is None:
+        return
+    d = dev if isinstance(dev, device) else device(dev) if isinstance(dev, str) else None
+    if d is not None and d.type != "cpu":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def check_size(n):
+    if n > MAX_ELEMENTS:
+        raise MemoryError(
+            f"refusing to allocate a tensor of {n:,} elements: the playground's limit is {MAX_ELEMENTS:,}"
+        )
+
+
+class _Saved:
+    """A tensor saved for backward, with the version it had, so in-place changes are caught."""
+
+    __slots__ = ("tensor", "version", "is_output")
+
+    def __init__(self, tensor, is_output=False):
+        self.tensor = tensor
+        self.version = tensor._vc[0]
+        self.is_output = is_output
+
+
+class _Meta:
+    """Stands in for an input the backward rule needs only the shape and dtype of."""
+
+    __slots__ = ("shape", "dtype", "_np")
+
+    def __init__(self, shape, np_dtype):
+        self.shape = Size(shape)
+        self._np = np_dtype
+        self.dtype = _dtypes.from_numpy_dtype(np_dtype)
+
+    def dim(self):
+        return len(self.shape)
+
+    def numel(self):
+        return self.shape.numel()
+
+    def size(self, d=None):
+        return self.shape if d is None else self.shape[d]
+
+
+def _wrap(data, requires_grad=False):
+    t = object.__new__(Tensor)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = None
+    t._output_nr = 0
+    t._grad = None
+    t._vc = [0]
+    t._base = None
+    t._retains_grad = False
+    t._hooks = None
+    t._accumulator = None
+    return t
+
+
+def _as_array(x):
+    return x if type(x) is np.ndarray else np.asarray(x)
+
+
+def is_scalar(x):
+    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, Tensor)
+
+
+def record(op, inputs, result, attrs=None, n_outputs=1):
+    """Run-time half of every primitive: wrap the NumPy result and, when grad mode is on and an
+    input requires grad, attach a node holding exactly what ``op``'s backward rule needs."""
+    if type(result) is tuple:
+        outs = tuple(_wrap(_as_array(r)) for r in result)
+    else:
+        outs = _wrap(_as_array(result))
+    if not _grad_mode._enabled:
+        return outs
+    for t in inputs:
+        if isinstance(t, Tensor) and t._requires_grad:
+            break
+    else:
+        return outs
+    node = op.node_cls()
+    node._op = op
+    node._attrs = attrs
+    node._n_outputs = n_outputs
+    edges = []
+    metas = []
+    for t in inputs:
+        if isinstance(t, Tensor):
+            metas.append((t._data.shape, t._data.dtype))
+            if not t._requires_grad:
+                edges.append((None, 0))
+            elif t._grad_fn is not None:
+                edges.append((t._grad_fn, t._output_nr))
+            else:
+                edges.append((t._grad_accumulator(), 0))
+        else:
+            metas.append(None)
+            edges.append((None, 0))
+    node.next_functions = tuple(edges)
+    node._metas = metas
+    saves = op.saves
+    if saves:
+        saved = []
+        for i in saves:
+            if i == "result":
+                saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
+            else:
+                t = inputs[i]
+                saved.append(_Saved(t) if isinstance(t, Tensor) else t)
+        node._saved = saved
+    if _grad_mode._anomaly["enabled"]:
+        import traceback
+
+        node._trace = "".join(traceback.format_stack()[:-3])
+    if n_outputs == 1:
+        if outs._data.dtype.kind == "f":
+            outs._grad_fn = node
+            outs._requires_grad = True
+    else:
+        for i, o in enumerate(outs):
+            if i in op.differentiable_outputs:
+                o._grad_fn = node
+                o._output_nr = i
+                o._requires_grad = True
+    return outs
+
+
+def unpack_saved(node):
+    """The inputs a backward rule sees: saved tensors (checked for in-place changes), scalars,
+    or ``_Meta`` stand-ins with shape and dtype."""
+    saved = node._saved
+    if saved is None and node._freed:
+        raise freed_error()
+    op = node._op
+    args = []
+    for i, m in enumerate(node._metas):
+        args.append(_Meta(*m) if m is not None else None)
+    result = None
+    if op.saves:
+        for pos, s in zip(op.saves, saved):
+            if isinstance(s, _Saved):
+                t = s.tensor
+                if t._vc[0] != s.version:
+                    raise RuntimeError(_version_message(t, s.version, node if s.is_output else None))
+                if s.is_output:
+                    # A saved output is rebuilt with this node as its grad_fn, like PyTorch's
+                    # SavedVariable: no reference cycle, yet higher-order grads flow through it.
+                    t = _wrap(t._data, True)
+                    t._grad_fn = node
+                    t._vc = s.tensor._vc
+            else:
+                t = s
+            if pos == "result":
+                result = t
+            else:
+                args[pos] = t
+    return result, args
+
+
+def _version_message(t, expected, node):
+    desc = f"[torch.{_dtypes.from_numpy_dtype(t._data.dtype)._legacy} {list(t._data.shape)}]"
+    fn = node if node is not None else t._grad_fn
+    if fn is not None:
+        name = fn.name()
+        if name.endswith("Backward0") and not hasattr(fn, "_is_custom"):
+            name = name[: -len("Backward0")]
+        desc += f", which is output {t._output_nr} of {name},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {desc} is at version {t._vc[0]}; expected version {expected} instead. Hint: enable "
+        "anomaly detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations applied to it.
+
+    >>> x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    >>> out = (x * x).mean()
+    >>> out
+    tensor(7.5000, grad_fn=<MeanBackward0>)
+    >>> out.backward(); x.grad
+    tensor([[0.5000, 1.0000],
+            [1.5000, 2.0000]])
+    """
+
+    __slots__ = (
+        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_base",
+        "_retains_grad", "_hooks", "_accumulator", "__weakref__", "__dict__",
+    )
+    __array_ufunc__ = None  # NumPy defers to our reflected operators instead of eating the tensor
+    __array_priority__ = 1000
+
+    def __new__(cls, *args, **kwargs):
+        from ._factories import legacy_new
+
+        t = legacy_new(_dtypes.float32, args, kwargs)
+        if cls is not Tensor:
+            sub = object.__new__(cls)
+            for k in Tensor.__slots__[:-2]:
+                setattr(sub, k, getattr(t, k))
+            return sub
+        return t
+
+    # ----- autograd state -----
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._set_requires_grad(value, "Only Tensors of floating point and complex dtype can require gradients")
+
+    def _set_requires_grad(self, value, dtype_message):
+        if self._grad_fn is not None:
+            if not value:
+                raise RuntimeError(_NONLEAF_FLAG)
+            return
+        if value and self._data.dtype.kind != "f":
+            raise RuntimeError(dtype_message)
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def _version(self):
+        return self._vc[0]
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NONLEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep ``.grad`` on this non-leaf tensor after backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        fn = self._grad_fn
+        if fn._retains is None:
+            fn._retains = {}
+        fn._retains[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when the gradient for this tensor is computed; a returned tensor
+        replaces it. Returns a handle whose ``remove()`` unregisters the hook."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return add_hook(self._grad_fn._tensor_hooks(self._output_nr), hook)
+        if self._hooks is None:
+            self._hooks = _HookDict()
+        return add_hook(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if "_post_hooks" not in self.__dict__:
+            self.__dict__["_post_hooks"] = _HookDict()
+        return add_hook(self.__dict__["_post_hooks"], hook)
+
+    def _grad_accumulator(self):
+        acc = self._accumulator() if self._accumulator is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._accumulator = weakref.ref(acc)
+        return acc
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (a vector-Jacobian product
+        with ``gradient`` when self is not a scalar)."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        t = _wrap(self._data)
+        t._vc = self._vc
+        t._base = self
+        return t
+
+    def detach_(self):
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self
+
+    @property
+    def data(self):
+        return _wrap(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    # ----- metadata -----
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[self._wrap_dim(dim)]
+
+    def _wrap_dim(self, dim, ndim=None):
+        n = self._data.ndim if ndim is None else ndim
+        lo, hi = (-1, 0) if n == 0 else (-n, n - 1)
+        if not lo <= dim <= hi:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+        return dim % max(n, 1)
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _dtypes.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self):
+        return _CPU
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return False
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def stride(self, dim=None):
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[dim]
+
+    def data_ptr(self):
+        return self._data.__array_interface__["data"][0]
+
+    def storage_offset(self):
+        return 0
+
+    def get_device(self):
+        return -1
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{_dtypes.from_numpy_dtype(self._data.dtype)._legacy}"
+        return self.to(dtype)
+
+    # ----- conversion to Python / NumPy -----
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            if kind == "bool":
+                raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def __bool__(self):
+        return bool(self._scalar("bool"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self):
+        return complex(self._scalar("complex"))
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        from . import _ops
+
+        return iter(_ops.unbind(self, 0))
+
+    def __hash__(self):
+        return id(self)
+
+    def __contains__(self, element):
+        return bool((self._data == (element._data if isinstance(element, Tensor) else element)).any())
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._printing import format_tensor
+
+        fn = self._grad_fn
+        return format_tensor(
+            self._data,
+            _dtypes.from_numpy_dtype(self._data.dtype).name,
+            requires_grad=self._requires_grad,
+            grad_fn_name=fn.name() if fn is not None and not isinstance(fn, AccumulateGrad) else None,
+            default_dtype_name=_dtypes.get_default_dtype().name,
+        )
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and spec:
+            return format(self._data.item(), spec)
+        return object.__format__(repr(self), spec)
+
+    def __deepcopy__(self, memo):
+        t = _wrap(self._data.copy(), self._requires_grad)
+        if self._grad is not None:
+            t._grad = _wrap(self._grad._data.copy())
+        t.__dict__.update(self.__dict__)
+        return t
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (self._data, self._requires_grad))
+
+    # ----- in-place machinery -----
+    def _check_inplace(self):
+        if self._requires_grad and self._grad_fn is None and _grad_mode._enabled:
+            raise RuntimeError(_LEAF_INPLACE)
+
+    def _bump(self):
+        self._vc[0] += 1
+
+    def _adopt(self, out):
+        """Make ``self`` hold ``out``'s values and history: the end of every in-place op."""
+        if out._data.dtype != self._data.dtype and not np.can_cast(out._data.dtype, self._data.dtype, "same_kind"):
+            a = _dtypes.from_numpy_dtype(out._data.dtype)._legacy.replace("Tensor", "")
+            b = _dtypes.from_numpy_dtype(self._data.dtype)._legacy.replace("Tensor", "")
+            raise RuntimeError(f"result type {a} can't be cast to the desired output type {b}")
+        if out._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(self._data.shape)} doesn't match the broadcast shape {list(out._data.shape)}"
+            )
+        self._data[...] = out._data
+        self._bump()
+        if out._grad_fn is not None:
+            self._grad_fn = out._grad_fn
+            self._output_nr = out._output_nr
+            self._requires_grad = True
+        return self
+
+
+def _rebuild(data, requires_grad):
+    return _wrap(data, requires_grad)

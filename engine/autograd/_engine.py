@@ -1,0 +1,310 @@
+"""The backward pass: an iterative walk over ``grad_fn`` nodes.
+
+Consumers are counted first; a node runs once every consumer reachable from the roots has
+delivered its gradient, in PyTorch's order (latest-created first, ``AccumulateGrad`` at once).
+No recursion, so a 100,000-op chain is fine in CPython and in Pyodide.
+"""
+import heapq
+import warnings
+
+import numpy as np
+
+from .. import _grad_mode
+from .._graph import AccumulateGrad
+from .._ops import sum_to, to_dtype
+from .._tensor import Size, Tensor, _wrap, unpack_saved
+
+_LAST = float("inf")
+
+
+def _priority(node):
+    return -_LAST if isinstance(node, AccumulateGrad) else -node._seq
+
+
+def make_grads(outputs, grad_outputs, create_graph):
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            if not out._requires_grad:
+                grads.append(None)
+                continue
+            if out._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._data.dtype.kind != "f":
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+            grads.append(_wrap(np.ones(out._data.shape, dtype=out._data.dtype)))
+        else:
+            if not isinstance(g, Tensor):
+                from .._factories import tensor
+
+                g = tensor(g, dtype=out.dtype)
+            if g._data.shape != out._data.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and output[{i}] "
+                    f"has a shape of {Size(out._data.shape)}.")
+            if g._data.dtype != out._data.dtype and g._data.dtype.kind != out._data.dtype.kind:
+                raise RuntimeError(
+                    f"For complex Tensors, both grad_output and output are required to have the same dtype. "
+                    f"Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] has a dtype of {out.dtype}.")
+            grads.append(g)
+    return grads
+
+
+def _root(t, i):
+    if not t._requires_grad:
+        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return (t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0)
+
+
+def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None, accumulate=True,
+                 allow_unused=False, materialize_grads=False):
+    """Shared by ``backward`` (accumulate into ``.grad``) and ``grad`` (return the grads of ``inputs``)."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = []
+    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None and not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        roots.append((_root(t, i), g))
+
+    # Where grads are captured (grad()) or limited to (backward(inputs=...)).
+    targets = None
+    if inputs is not None:
+        targets = {}
+        for k, t in enumerate(inputs):
+            if not t._requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            key = (t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0)
+            targets.setdefault(key, []).append(k)
+
+    # 1. Reachable nodes, iteratively.
+    order = []
+    seen = set()
+    stack = [n for (n, _), _ in roots]
+    for n in stack:
+        seen.add(n)
+    while stack:
+        n = stack.pop()
+        order.append(n)
+        for child, _ in n.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append(child)
+
+    # 2. Which nodes must run: all, or those leading to a target (grad() prunes the rest).
+    if targets is None:
+        needed = seen
+    else:
+        target_nodes = {node for node, _ in targets}
+        needed = set()
+        # Reverse DFS finishing order gives children before parents.
+        for n in _postorder([n for (n, _), _ in roots]):
+            if n in target_nodes or any(c in needed for c, _ in n.next_functions if c is not None):
+                needed.add(n)
+
+    deps = {}
+    for n in order:
+        if n in needed:
+            for child, _ in n.next_functions:
+                if child is not None and child in needed:
+                    deps[child] = deps.get(child, 0) + 1
+
+    buffers = {}
+    heap = []
+    for (node, nr), g in roots:
+        if node not in needed:
+            continue
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node._n_outputs
+            if deps.get(node, 0) == 0:
+                heapq.heappush(heap, (_priority(node), id(node), node))
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+    captured = {}
+    prev = _grad_mode._enabled
+    _grad_mode._set(create_graph)
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            grads = buffers.pop(node)
+            hooked = False
+            if targets is not None:
+                for nr in range(node._n_outputs):
+                    ks = targets.get((node, nr))
+                    if not ks:
+                        continue
+                    hooked = True
+                    g = grads[nr] = _hooked_grad(node, nr, grads[nr])
+                    if not accumulate:
+                        for k in ks:
+                            captured[k] = g
+                    elif not isinstance(node, AccumulateGrad) and g is not None:
+                        _accumulate(inputs[ks[0]], g, create_graph)
+                if not accumulate and isinstance(node, AccumulateGrad):
+                    continue
+            outs = apply_node(node, grads, create_graph, needed if targets is not None else None,
+                              hooks_done=hooked)
+            if not retain_graph:
+                node._release()
+            for (child, nr), g in zip(node.next_functions, outs):
+                if child is None or child not in needed:
+                    continue
+                buf = buffers.get(child)
+                if buf is None:
+                    buf = buffers[child] = [None] * child._n_outputs
+                if g is not None:
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                deps[child] -= 1
+                if deps[child] == 0:
+                    heapq.heappush(heap, (_priority(child), id(child), child))
+    finally:
+        _grad_mode._set(prev)
+
+    if inputs is None or accumulate:
+        return None
+    result = []
+    for k, t in enumerate(inputs):
+        g = captured.get(k)
+        if g is None:
+            if not allow_unused and not materialize_grads:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {k} appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                g = _wrap(np.zeros(t._data.shape, dtype=t._data.dtype))
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    return tuple(result)
+
+
+def _postorder(roots):
+    out, seen = [], set()
+    stack = [(r, False) for r in roots]
+    while stack:
+        n, done = stack.pop()
+        if done:
+            out.append(n)
+            continue
+        if n in seen:
+            continue
+        seen.add(n)
+        stack.append((n, True))
+        for c, _ in n.next_functions:
+            if c is not None and c not in seen:
+                stack.append((c, False))
+    return out
+
+
+def _hooked_grad(node, nr, g):
+    """The grad of one node output after the hooks of the tensor it belongs to."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable._hooks
+    else:
+        hooks = node._tensor_pre_hooks.get(nr) if node._tensor_pre_hooks else None
+    if hooks and g is not None:
+        for h in list(hooks.values()):
+            r = h(g)
+            if r is not None:
+                g = r
+    return g
+
+
+def _accumulate(t, g, create_graph):
+    """Add ``g`` into ``t.grad``: in place normally, out of place when building a graph."""
+    if t._grad is None:
+        t._grad = g if create_graph else _wrap(g._data.astype(t._data.dtype, copy=True))
+    elif create_graph or t._grad._requires_grad:
+        t._grad = t._grad + g
+    else:
+        t._grad._data += g._data
+        t._grad._vc[0] += 1
+
+
+def apply_node(node, grads, create_graph, needed=None, hooks_done=False):
+    """Run one node: tensor hooks, retain_grad, pre-hooks, the backward rule, post-hooks."""
+    if node._tensor_pre_hooks and not hooks_done:
+        for nr in node._tensor_pre_hooks:
+            grads[nr] = _hooked_grad(node, nr, grads[nr])
+    if node._retains:
+        for nr, ref in node._retains.items():
+            t = ref()
+            if t is not None and grads[nr] is not None:
+                _accumulate(t, grads[nr], create_graph)
+    if node._pre_hooks:
+        for h in list(node._pre_hooks.values()):
+            r = h(tuple(grads))
+            if r is not None:
+                grads = list(r)
+
+    if isinstance(node, AccumulateGrad):
+        var = node.variable
+        g = grads[0] if hooks_done else _hooked_grad(node, 0, grads[0])
+        if g is not None:
+            _accumulate(var, g, create_graph)
+        post = var.__dict__.get("_post_hooks")
+        if post:
+            for h in list(post.values()):
+                h(var)
+        outs = []
+    elif node._op is None:
+        outs = node._custom_backward(grads, create_graph)
+    else:
+        outs = _apply_rule(node, grads, needed)
+
+    if node._hooks:
+        for h in list(node._hooks.values()):
+            r = h(tuple(outs), tuple(grads))
+            if r is not None:
+                outs = list(r)
+    if _grad_mode._anomaly["enabled"] and _grad_mode._anomaly["check_nan"]:
+        _check_nan(node, outs)
+    return outs
+
+
+def _apply_rule(node, grads, needed):
+    op = node._op
+    ans, args = unpack_saved(node)
+    attrs = node._attrs or {}
+    if node._n_outputs == 1:
+        g = grads[0]
+        if g is None:
+            return [None] * len(node.next_functions)
+    else:
+        g = grads
+        if all(x is None for x in grads):
+            return [None] * len(node.next_functions)
+    outs = []
+    metas = node._metas
+    for i, (child, _) in enumerate(node.next_functions):
+        if child is None or (needed is not None and child not in needed):
+            outs.append(None)
+            continue
+        r = op.vjps[i](g, ans, *args, **attrs)
+        if r is not None:
+            shape, dt = metas[i]
+            if r._data.shape != shape:
+                r = sum_to(r, shape)
+            if r._data.dtype != dt:
+                r = to_dtype(r, dt)
+        outs.append(r)
+    return outs
+
+
+def _check_nan(node, outs):
+    for i, g in enumerate(outs):
+        if g is not None and np.isnan(g._data).any():
+            if node._trace:
+                warnings.warn(
+                    f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{node._trace}",
+                    UserWarning, stacklevel=2)
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+
+
+def call_node(node, grads):
+    """``grad_fn(*grads)``: run one node by hand, as PyTorch allows."""
+    grads = [g for g in grads] + [None] * (node._n_outputs - len(grads))
+    outs = apply_node(node, grads, _grad_mode._enabled)
+    return outs[0] if len(outs) == 1 else tuple(outs)
