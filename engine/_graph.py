@@ -50,24 +50,24 @@ class Node:
     ``next_functions`` holds one ``(node or None, output_nr)`` pair per differentiable input.
     """
 
-    __slots__ = (
-        "next_functions", "_op", "_saved", "_versions", "_metas", "_attrs", "_n_outputs",
-        "_freed", "_pre_hooks", "_hooks", "_tensor_pre_hooks", "_retains", "_seq",
-        "_out_meta", "_trace", "metadata", "__weakref__", "__dict__",
-    )
+    __slots__ = ("next_functions", "_op", "_saved", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
+    # Rarely set, so they live in the instance dict only when set: creating a node stays cheap.
+    _n_outputs = 1
+    _freed = False
+    _pre_hooks = None
+    _hooks = None
+    _tensor_pre_hooks = None
+    _retains = None
+    _trace = None
 
     def __init__(self):
         self.next_functions = ()
         self._saved = None
-        self._freed = False
-        self._pre_hooks = None
-        self._hooks = None
-        self._tensor_pre_hooks = None
-        self._retains = None
-        self._n_outputs = 1
         self._seq = next(_sequence)
-        self._trace = None
-        self.metadata = {}
+
+    @property
+    def metadata(self):
+        return self.__dict__.setdefault("_metadata", {})
 
     def name(self):
         return type(self).__name__
@@ -117,6 +117,7 @@ class AccumulateGrad(Node):
     """The node that adds incoming gradients into a leaf's ``.grad``; ``variable`` is that leaf."""
 
     __slots__ = ("variable",)
+    __module__ = "builtins"  # ``type(fn)`` prints as "<class 'AccumulateGrad'>", as in PyTorch
 
     def __init__(self, variable):
         super().__init__()
@@ -142,7 +143,7 @@ def node_class(name, cpp_name=None):
     cls = _classes.get(name)
     if cls is None:
         cls = _classes[name] = type(name, (_NamedNode,), {"__slots__": (), "_cpp_name": cpp_name})
-        cls.__module__ = "torch.autograd.graph"
+        cls.__module__ = "builtins"  # PyTorch's C++ node types: repr(type(fn)) is "<class 'MulBackward0'>"
     return cls
 
 

@@ -105,6 +105,16 @@ def _result_np_dtype(a, b):
 
 
 def _binary(op, fwd, a, b, attrs=None, true_div=False):
+    # Fast path: two tensors of one dtype, or a float tensor with a Python number (most calls).
+    if type(a) is Tensor:
+        xa = a._data
+        tb = type(b)
+        if tb is Tensor:
+            xb = b._data
+            if xa.dtype == xb.dtype and (xa.dtype.kind == "f" or not true_div):
+                return _binary_run(op, fwd, a, b, xa, xb, attrs)
+        elif (tb is float or tb is int) and xa.dtype.kind == "f":
+            return _binary_run(op, fwd, a, b, xa, b, attrs)
     a, b = as_tensor_arg(a), as_tensor_arg(b)
     dt = _result_np_dtype(a, b)
     if true_div and dt.kind != "f":
@@ -116,14 +126,20 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         xb = xb.astype(dt)
     elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
         xb = dt.type(b)
+    out = _binary_run(op, fwd, a, b, xa, xb, attrs, record_it=False)
+    if out.dtype != dt:
+        out = out.astype(dt)
+    return record(op, (a, b), out, attrs)
+
+
+def _binary_run(op, fwd, a, b, xa, xb, attrs, record_it=True):
     try:
         out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
     except ValueError:
         raise _broadcast_error(np.shape(xa), np.shape(xb)) from None
-    out = np.asarray(out)
-    if out.dtype != dt:
-        out = out.astype(dt)
-    return record(op, (a, b), out, attrs)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    return record(op, (a, b), out, attrs) if record_it else out
 
 
 def _unary_float(op, fwd, x, attrs=None):

@@ -104,11 +104,18 @@ def check_size(n):
 
 
 class _Saved:
-    """A tensor saved for backward, with the version it had, so in-place changes are caught."""
+    """A tensor saved for backward, with the version it had, so in-place changes are caught.
+    An output is kept without its grad_fn (like PyTorch's SavedVariable), so a node never
+    holds a reference cycle through its own output."""
 
     __slots__ = ("tensor", "version", "is_output")
 
     def __init__(self, tensor, is_output=False):
+        if is_output:
+            alias = _wrap(tensor._data)
+            alias._vc = tensor._vc
+            alias._output_nr = tensor._output_nr
+            tensor = alias
         self.tensor = tensor
         self.version = tensor._vc[0]
         self.is_output = is_output
@@ -117,12 +124,19 @@ class _Saved:
 class _Meta:
     """Stands in for an input the backward rule needs only the shape and dtype of."""
 
-    __slots__ = ("shape", "dtype", "_np")
+    __slots__ = ("_shape", "_np")
 
     def __init__(self, shape, np_dtype):
-        self.shape = Size(shape)
+        self._shape = shape
         self._np = np_dtype
-        self.dtype = _dtypes.from_numpy_dtype(np_dtype)
+
+    @property
+    def shape(self):
+        return Size(self._shape)
+
+    @property
+    def dtype(self):
+        return _dtypes.from_numpy_dtype(self._np)
 
     def dim(self):
         return len(self.shape)
@@ -139,13 +153,7 @@ def _wrap(data, requires_grad=False):
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = None
-    t._output_nr = 0
-    t._grad = None
     t._vc = [0]
-    t._base = None
-    t._retains_grad = False
-    t._hooks = None
-    t._accumulator = None
     return t
 
 
@@ -153,8 +161,13 @@ def _as_array(x):
     return x if type(x) is np.ndarray else np.asarray(x)
 
 
+_SCALARS = (float, int, bool)
+
+
 def is_scalar(x):
-    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, Tensor)
+    t = type(x)
+    return t in _SCALARS or (t is not Tensor and isinstance(x, (numbers.Number, np.generic))
+                             and not isinstance(x, Tensor))
 
 
 def record(op, inputs, result, attrs=None, n_outputs=1):
@@ -174,7 +187,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     node = op.node_cls()
     node._op = op
     node._attrs = attrs
-    node._n_outputs = n_outputs
+    if n_outputs != 1:
+        node._n_outputs = n_outputs
     edges = []
     metas = []
     for t in inputs:
@@ -225,11 +239,9 @@ def unpack_saved(node):
     if saved is None and node._freed:
         raise freed_error()
     op = node._op
-    args = []
-    for i, m in enumerate(node._metas):
-        args.append(_Meta(*m) if m is not None else None)
+    args = [None if m is None else _Meta(m[0], m[1]) for m in node._metas]
     result = None
-    if op.saves:
+    if saved:
         for pos, s in zip(op.saves, saved):
             if isinstance(s, _Saved):
                 t = s.tensor
@@ -278,10 +290,14 @@ class Tensor:
             [1.5000, 2.0000]])
     """
 
-    __slots__ = (
-        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_base",
-        "_retains_grad", "_hooks", "_accumulator", "__weakref__", "__dict__",
-    )
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_vc", "__weakref__", "__dict__")
+    # Rarely set, so they live in the instance dict only when set: creating a tensor stays cheap.
+    _output_nr = 0
+    _grad = None
+    _base = None
+    _retains_grad = False
+    _hooks = None
+    _accumulator = None
     __array_ufunc__ = None  # NumPy defers to our reflected operators instead of eating the tensor
     __array_priority__ = 1000
 
@@ -293,6 +309,7 @@ class Tensor:
             sub = object.__new__(cls)
             for k in Tensor.__slots__[:-2]:
                 setattr(sub, k, getattr(t, k))
+            sub.__dict__.update(t.__dict__)
             return sub
         return t
 

@@ -78,34 +78,31 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             key = (t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0)
             targets.setdefault(key, []).append(k)
 
-    # 1. Reachable nodes, iteratively.
-    order = []
-    seen = set()
-    stack = [n for (n, _), _ in roots]
-    for n in stack:
-        seen.add(n)
-    while stack:
-        n = stack.pop()
-        order.append(n)
-        for child, _ in n.next_functions:
-            if child is not None and child not in seen:
-                seen.add(child)
-                stack.append(child)
-
-    # 2. Which nodes must run: all, or those leading to a target (grad() prunes the rest).
+    # Count, for every reachable node, the edges that will deliver a grad to it (iteratively).
+    root_nodes = [n for (n, _), _ in roots]
     if targets is None:
-        needed = seen
+        needed = None
+        deps = {}
+        seen = set(root_nodes)
+        stack = list(seen)
+        while stack:
+            for child, _ in stack.pop().next_functions:
+                if child is not None:
+                    if child in seen:
+                        deps[child] += 1
+                    else:
+                        deps[child] = 1
+                        seen.add(child)
+                        stack.append(child)
     else:
+        # grad() and backward(inputs=...) run only the nodes that lead to a target.
         target_nodes = {node for node, _ in targets}
         needed = set()
-        # Reverse DFS finishing order gives children before parents.
-        for n in _postorder([n for (n, _), _ in roots]):
+        for n in _postorder(root_nodes):
             if n in target_nodes or any(c in needed for c, _ in n.next_functions if c is not None):
                 needed.add(n)
-
-    deps = {}
-    for n in order:
-        if n in needed:
+        deps = {}
+        for n in needed:
             for child, _ in n.next_functions:
                 if child is not None and child in needed:
                     deps[child] = deps.get(child, 0) + 1
@@ -113,7 +110,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     buffers = {}
     heap = []
     for (node, nr), g in roots:
-        if node not in needed:
+        if needed is not None and node not in needed:
             continue
         buf = buffers.get(node)
         if buf is None:
@@ -144,12 +141,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         _accumulate(inputs[ks[0]], g, create_graph)
                 if not accumulate and isinstance(node, AccumulateGrad):
                     continue
-            outs = apply_node(node, grads, create_graph, needed if targets is not None else None,
-                              hooks_done=hooked)
+            outs = apply_node(node, grads, create_graph, needed, hooks_done=hooked)
             if not retain_graph:
                 node._release()
             for (child, nr), g in zip(node.next_functions, outs):
-                if child is None or child not in needed:
+                if child is None or needed is not None and child not in needed:
                     continue
                 buf = buffers.get(child)
                 if buf is None:

@@ -1,44 +1,53 @@
-"""Custom differentiable operations: ``torch.autograd.Function`` with ``forward``/``backward``."""
+"""Custom differentiable operations: ``torch.autograd.Function`` with ``forward``/``backward``.
+
+The ``ctx`` a Function's methods receive is the node itself (``y.grad_fn``), as in PyTorch:
+attributes set on it in ``forward`` are read back in ``backward`` and by users.
+"""
 import functools
+import inspect
+import traceback
+
+import numpy as np
 
 from .. import _grad_mode
 from .._graph import Node, freed_error
 from .._tensor import Tensor, _Saved, _version_message, _wrap
 
+_ONCE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
 
 class FunctionCtx:
-    """What ``forward`` leaves for ``backward``: saved tensors and flags."""
+    """What ``forward`` (or ``setup_context``) leaves for ``backward``: saved tensors and flags."""
 
     def save_for_backward(self, *tensors):
-        self._to_save = tensors
+        """Keep tensors (or None) for ``backward``, where ``ctx.saved_tensors`` returns them."""
+        self.to_save = tensors
 
     def save_for_forward(self, *tensors):
+        for t in tensors:
+            if not (isinstance(t, Tensor) or t is None):
+                raise AssertionError(
+                    "save_for_forward expects all arguments to be tensors; you should "
+                    "save non-tensors as attributes on ctx.")
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args):
+        """Declare inputs that ``forward`` modified in place (they must be returned)."""
+        self.dirty_tensors = args
+
+    def mark_shared_storage(self, *pairs):
         pass
 
-    def mark_dirty(self, *tensors):
-        self._dirty = tensors
-
-    def mark_non_differentiable(self, *tensors):
-        self._non_differentiable = {id(t) for t in tensors}
+    def mark_non_differentiable(self, *args):
+        """Declare outputs that never require grad (``backward`` still gets a zero grad for them)."""
+        self.non_differentiable = args
 
     def set_materialize_grads(self, value):
+        """With ``False``, ``backward`` receives None instead of zeros for outputs that got no grad."""
         self._materialize = bool(value)
 
-    @property
-    def saved_tensors(self):
-        if self._freed:
-            raise freed_error()
-        out = []
-        for s in self._saved or ():
-            if isinstance(s, _Saved):
-                if s.tensor._vc[0] != s.version:
-                    raise RuntimeError(_version_message(s.tensor, s.version, None))
-                out.append(s.tensor)
-            else:
-                out.append(s)
-        return tuple(out)
 
-    saved_variables = saved_tensors
+_ContextMethodMixin = FunctionCtx
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -50,57 +59,138 @@ class BackwardCFunction(Node, FunctionCtx):
         Node.__init__(self)
         self._op = None
         self._materialize = True
-        self._non_differentiable = ()
-        self._to_save = None
+        self.to_save = None
+        self.non_differentiable = None
+        self.dirty_tensors = None
         self.needs_input_grad = ()
+        self._input_is_tensor = ()
+        self._input_meta = ()
+        self._out_meta = ()
 
     def __repr__(self):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
+    @property
+    def saved_tensors(self):
+        if self._freed:
+            raise freed_error()
+        out = []
+        for s in self._saved or ():
+            if s is None:
+                out.append(None)
+                continue
+            t = s.tensor
+            if t._vc[0] != s.version:
+                fn = self if s.is_output else t._grad_fn
+                msg = _version_message(t, s.version, fn)
+                # PyTorch names a custom node without its "Backward" suffix here.
+                if fn is not None and fn.name().endswith("Backward"):
+                    msg = msg.replace(f" of {fn.name()},", f" of {fn.name()[:-len('Backward')]},")
+                raise RuntimeError(msg)
+            if s.is_output:
+                # Rebuilt on each access, like PyTorch's SavedVariable: no reference cycle node ->
+                # output -> node, yet a double backward flows through this node.
+                t = _wrap(t._data, True)
+                t._vc = s.tensor._vc
+                t._grad_fn = self
+                t._output_nr = s.output_nr
+            out.append(t)
+        return tuple(out)
+
+    saved_variables = saved_tensors
+
+    def _release(self):
+        self._saved = None
+        self._freed = True
+
+    def _get_user_fn(self):
+        cls = self._forward_cls
+        if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+            raise RuntimeError(
+                "Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You should "
+                "only implement one of them.")
+        return cls.vjp if cls.vjp is not Function.vjp else cls.backward
+
     def apply(self, *grads):
-        return self._forward_cls.backward(self, *grads)
+        """Call the user's ``backward`` with this ctx (what the engine runs for this node)."""
+        return self._get_user_fn()(self, *grads)
 
     def _custom_backward(self, grads, create_graph):
-        n_out = self._n_outputs
+        name = self.name()
         if self._materialize:
-            grads = [g if g is not None else _wrap(_zeros_like_out(self, i)) for i, g in enumerate(grads)]
-        result = self._forward_cls.backward(self, *grads[:n_out])
+            grads = [_zeros(meta) if g is None and meta is not None else g
+                     for g, meta in zip(grads, self._out_meta)]
+        result = self.apply(*grads)
         if not isinstance(result, tuple):
             result = (result,)
         n_in = len(self._input_is_tensor)
+        # Returning too many results is fine as long as the extra ones are None.
+        if len(result) > n_in and all(r is None for r in result[n_in:]):
+            result = result[:n_in]
         if len(result) != n_in:
-            # Trailing Nones for non-tensor inputs may be omitted, as PyTorch allows.
-            if len(result) > n_in and all(r is None for r in result[n_in:]):
-                result = result[:n_in]
-            else:
-                raise RuntimeError(
-                    f"function {type(self).__name__} returned an incorrect number of gradients "
-                    f"(expected {n_in}, got {len(result)})")
+            raise RuntimeError(
+                f"function {name} returned an incorrect number of gradients (expected {n_in}, got {len(result)})")
         outs = []
-        for r, is_t, meta in zip(result, self._input_is_tensor, self._input_meta):
+        for i, (r, is_t) in enumerate(zip(result, self._input_is_tensor)):
             if not is_t:
+                if r is not None:
+                    raise RuntimeError(
+                        f"function {name} returned a gradient different than None at position {i + 1}, but the "
+                        "corresponding forward input was not a Variable")
                 continue
-            if r is not None and meta is not None and r._data.shape != meta:
-                from .._ops import sum_to
-
-                r = sum_to(r, meta)
+            if r is not None and not isinstance(r, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
             outs.append(r)
-        return outs
+        return [_validate(name, k, r, meta, edge)
+                for k, (r, meta, edge) in enumerate(zip(outs, self._input_meta, self.next_functions))]
 
 
-def _zeros_like_out(node, i):
-    import numpy as np
+def _zeros(meta):
+    shape, dtype = meta
+    return _wrap(np.zeros(shape, dtype=dtype))
 
-    shape, dt = node._out_meta[i]
-    return np.zeros(shape, dtype=dt)
+
+def _validate(name, index, grad, meta, edge):
+    """PyTorch's ``validate_outputs``: reduce a broadcast grad to its input's shape, cast its dtype."""
+    if grad is None or edge[0] is None:
+        return grad
+    shape, dtype = meta
+    gshape = grad._data.shape
+    if gshape != shape:
+        try:
+            ok = np.broadcast_shapes(shape, gshape) == gshape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(
+                f"Function {name} returned an invalid gradient at index {index} - got {list(gshape)} but "
+                f"expected shape compatible with {list(shape)}")
+        from .._ops import sum_to
+
+        grad = sum_to(grad, shape)
+    if grad._data.dtype != dtype:
+        from .._ops import to_dtype
+
+        grad = to_dtype(grad, dtype)
+    return grad
+
+
+class _SavedSlot(_Saved):
+    __slots__ = ("output_nr",)
+
+    def __init__(self, tensor, is_output=False, output_nr=0):
+        super().__init__(tensor, is_output)
+        self.output_nr = output_nr
 
 
 class FunctionMeta(type):
+    """Gives every Function subclass its node class, ``<Name>Backward``."""
+
     def __init__(cls, name, bases, attrs):
-        super().__init__(name, bases, attrs)
         backward_cls = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
         backward_cls.__module__ = "torch.autograd.function"
         cls._backward_cls = backward_cls
+        super().__init__(name, bases, attrs)
 
 
 class Function(FunctionCtx, metaclass=FunctionMeta):
@@ -130,7 +220,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
     @staticmethod
-    def forward(ctx, *args, **kwargs):
+    def forward(*args, **kwargs):
         raise NotImplementedError(
             "You must implement the forward function for custom autograd.Function.")
 
@@ -153,10 +243,22 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        """Run ``forward`` without recording, then attach one ``<Name>Backward`` node to its outputs."""
+        uses_setup = cls.setup_context is not Function.setup_context
+        if uses_setup:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         ctx = cls._backward_cls()
         tensors = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        uses_setup = cls.setup_context is not Function.setup_context
+        executable = _grad_mode._enabled and any(ctx.needs_input_grad)
+        if executable:
+            ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+            ctx._input_meta = tuple((t._data.shape, t._data.dtype) for t in tensors)
+            ctx.next_functions = tuple(_edge(t) for t in tensors)
+            if _grad_mode._anomaly["enabled"]:
+                ctx._trace = "".join(traceback.format_stack()[:-1])
         with _grad_mode.no_grad():
             if uses_setup:
                 output = cls.forward(*args, **kwargs)
@@ -164,67 +266,160 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             else:
                 output = cls.forward(ctx, *args, **kwargs)
         is_tuple = isinstance(output, tuple)
-        outs = output if is_tuple else (output,)
-        record = _grad_mode._enabled and any(t._requires_grad for t in tensors)
-        if not record:
-            return output
-        ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-        ctx._input_meta = tuple(a._data.shape if isinstance(a, Tensor) else None for a in args)
-        edges = []
-        for t in tensors:
-            if not t._requires_grad:
-                edges.append((None, 0))
-            elif t._grad_fn is not None:
-                edges.append((t._grad_fn, t._output_nr))
+        outs = _wrap_outputs(ctx, tensors, output if is_tuple else (output,), executable)
+        if executable:
+            _save_variables(ctx)
+        else:
+            ctx.to_save = None
+        ctx.non_differentiable = None
+        return outs if is_tuple else outs[0]
+
+
+def _edge(t):
+    if not t._requires_grad:
+        return (None, 0)
+    if t._grad_fn is not None:
+        return (t._grad_fn, t._output_nr)
+    return (t._grad_accumulator(), 0)
+
+
+def _alias(t):
+    """A new tensor object over ``t``'s data and version counter (PyTorch's view-as-self)."""
+    out = _wrap(t._data)
+    out._vc = t._vc
+    return out
+
+
+def _wrap_outputs(ctx, inputs, outs, executable):
+    """PyTorch's ``_wrap_outputs``: give each output its history according to what ``forward`` declared."""
+    dirty = ctx.dirty_tensors or ()
+    ctx.dirty_tensors = None
+    for i, t in enumerate(dirty):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"mark_dirty can only accept variables, but argument {i} is of type {type(t).__name__}")
+        t._vc[0] += 1
+    dirty_ids = {id(t) for t in dirty}
+    input_ids = {id(t) for t in inputs}
+    non_diff = {id(t) for t in (ctx.non_differentiable or ()) if isinstance(t, Tensor)}
+    out_ids = {id(o) for o in outs if isinstance(o, Tensor)}
+    if any(i not in out_ids for i in dirty_ids):
+        raise RuntimeError(
+            "Some elements marked as dirty during the forward method were not returned as output. The inputs "
+            "that are modified inplace must all be outputs of the Function.")
+    ctx._n_outputs = len(outs)
+    ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in outs)
+    result = []
+    for nr, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            result.append(o)
+            continue
+        is_input, is_dirty = id(o) in input_ids, id(o) in dirty_ids
+        if not executable or id(o) in non_diff or o._data.dtype.kind != "f":
+            if not o._requires_grad:
+                if is_input and not is_dirty:
+                    base = o
+                    o = _alias(o)
+                    o._base = base
+            elif is_input:
+                o = _alias(o)
             else:
-                edges.append((t._grad_accumulator(), 0))
-        ctx.next_functions = tuple(edges)
-        ctx._n_outputs = len(outs)
-        ctx._out_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in outs]
-        inputs_by_id = {id(t) for t in tensors}
-        new_outs = []
-        for i, o in enumerate(outs):
-            if not isinstance(o, Tensor):
-                new_outs.append(o)
-                continue
-            if id(o) in inputs_by_id:
-                # An input returned as is: the output is a new tensor object over the same data.
-                o2 = _wrap(o._data)
-                o2._vc = o._vc
-                o = o2
-            if id(outs[i]) not in ctx._non_differentiable and o._data.dtype.kind == "f":
-                o._grad_fn = ctx
-                o._output_nr = i
-                o._requires_grad = True
-            new_outs.append(o)
-        if ctx._to_save is not None:
-            saved = []
-            for t in ctx._to_save:
-                if isinstance(t, Tensor):
-                    # Saving an output keeps it with its grad_fn, as the backward may differentiate it.
-                    idx = next((k for k, o in enumerate(outs) if o is t), None)
-                    saved.append(_Saved(new_outs[idx] if idx is not None else t))
-                else:
-                    saved.append(t)
-            ctx._saved = saved or None
-            ctx._to_save = None
-        return tuple(new_outs) if is_tuple else new_outs[0]
+                o.detach_()
+        elif is_dirty:
+            if o._grad_fn is None and o._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+            o._grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
+        else:
+            if is_input:
+                base = o
+                o = _alias(o)
+                o._base = base
+            o._grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
+        result.append(o)
+    return tuple(result)
+
+
+def _save_variables(ctx):
+    to_save = ctx.to_save
+    ctx.to_save = None
+    if to_save is None:
+        return
+    saved = []
+    for i, t in enumerate(to_save):
+        if t is None:
+            saved.append(None)
+        elif not isinstance(t, Tensor):
+            raise TypeError(
+                f"save_for_backward can only save variables, but argument {i} is of type {type(t).__name__}")
+        elif t._grad_fn is ctx:
+            alias = _alias(t)
+            alias._output_nr = t._output_nr
+            saved.append(_SavedSlot(alias, True, t._output_nr))
+        else:
+            saved.append(_SavedSlot(t))
+    ctx._saved = saved
 
 
 class InplaceFunction(Function):
-    pass
+    """Kept for backward compatibility, as in PyTorch."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
 
 
 class NestedIOFunction(Function):
     pass
 
 
+class _DelayedError(Node):
+    """Stands between a ``@once_differentiable`` backward's results and a second differentiation."""
+
+    def __init__(self):
+        super().__init__()
+        self._op = None
+
+    def name(self):
+        return "torch::autograd::Error"
+
+    def _custom_backward(self, grads, create_graph):
+        raise RuntimeError(_ONCE)
+
+
+_DelayedError.__name__ = _DelayedError.__qualname__ = "Error"
+
+
 def once_differentiable(fn):
-    """Marks a ``backward`` as not differentiable: it runs without recording a graph."""
+    """Marks a ``backward`` as not differentiable: it runs without recording, and differentiating
+    its result again raises PyTorch's error."""
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with _grad_mode.no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not _grad_mode._enabled:
+            return outputs
+        if not any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            return outputs
+        is_tuple = isinstance(outputs, tuple)
+        outs = outputs if is_tuple else (outputs,)
+        node = _DelayedError()
+        node._n_outputs = len(outs)
+        edges, wrapped = [], []
+        for nr, o in enumerate(outs):
+            if not isinstance(o, Tensor):
+                wrapped.append(o)
+                continue
+            leaf = _alias(o)
+            leaf._requires_grad = True
+            edges.append((leaf._grad_accumulator(), 0))
+            out = _alias(o)
+            out._grad_fn, out._output_nr, out._requires_grad = node, nr, True
+            wrapped.append(out)
+        node.next_functions = tuple(edges)
+        return tuple(wrapped) if is_tuple else wrapped[0]
 
     return wrapper
+
+
+__all__ = ["FunctionCtx", "BackwardCFunction", "FunctionMeta", "Function", "once_differentiable",
+           "InplaceFunction", "NestedIOFunction"]

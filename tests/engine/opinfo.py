@@ -1,0 +1,411 @@
+"""The shared table of differentiable op cases, run against the engine and against real PyTorch.
+
+Each ``OpCase`` holds a callable ``fn(torch, *inputs)`` that works with either module bound as
+``torch``, and how to make its inputs: one shape per tensor input and a value domain (or a
+``values(rng)`` function for inputs that need exact values). Non-tensor arguments (dims,
+indices, targets) live inside the callable, so one case is one call site users could write.
+
+>>> case = CASES_BY_NAME["exp"]
+>>> [a.shape for a in case.inputs()]
+[(3, 4)]
+"""
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+# ----- Value domains -----
+REAL = (-2.0, 2.0)
+SMALL = (-1.0, 1.0)
+POS = (0.2, 2.0)
+UNIT = (0.05, 0.95)
+NONZERO = "nonzero"  # |x| in [0.2, 2]: away from the kinks of abs, relu, clamp at 0, ...
+
+
+def _draw(rng, shape, domain):
+    if domain == NONZERO:
+        mag = rng.uniform(0.2, 2.0, shape)
+        return np.where(rng.random(shape) < 0.5, -mag, mag)
+    lo, hi = domain
+    return rng.uniform(lo, hi, shape)
+
+
+@dataclass(frozen=True)
+class OpCase:
+    name: str
+    fn: Callable
+    shapes: tuple = ((3, 4),)
+    domain: object = NONZERO  # one domain for every input, or a list with one per input
+    requires_grad: tuple = None  # one flag per input; None means every input
+    values: Callable = None  # rng -> list of float64 arrays; replaces shapes and domain
+    fd: bool = True  # first-order finite differences in float64
+    fd2: bool = True  # second-order finite differences in float64
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+    def inputs(self, seed=0):
+        """The inputs as float64 NumPy arrays, the same for every call with the same seed."""
+        rng = np.random.default_rng(seed)
+        if self.values is not None:
+            return [np.asarray(v, dtype=np.float64) for v in self.values(rng)]
+        domains = self.domain if isinstance(self.domain, list) else [self.domain] * len(self.shapes)
+        return [np.asarray(_draw(rng, s, d), dtype=np.float64) for s, d in zip(self.shapes, domains)]
+
+    def grad_flags(self):
+        n = len(self.values(np.random.default_rng(0))) if self.values is not None else len(self.shapes)
+        return tuple(self.requires_grad) if self.requires_grad is not None else (True,) * n
+
+
+def F(torch):
+    return torch.nn.functional
+
+
+CASES = []
+
+
+def case(name, fn, shapes=((3, 4),), **kw):
+    CASES.append(OpCase(name, fn, tuple(tuple(s) for s in shapes), **kw))
+
+
+S34 = ((3, 4),)
+S34x2 = ((3, 4), (3, 4))
+S234 = ((2, 3, 4),)
+
+# ----- Binary arithmetic: tensors, broadcasting, Python scalars both ways -----
+case("add", lambda torch, a, b: a + b, S34x2)
+case("add_broadcast", lambda torch, a, b: a + b, ((3, 1, 4), (2, 4)))
+case("add_broadcast_scalar_tensor", lambda torch, a, b: a + b, ((3, 4), ()))
+case("add_scalar", lambda torch, a: a + 2)
+case("add_float_scalar", lambda torch, a: a + 2.5)
+case("radd_scalar", lambda torch, a: 2 + a)
+case("add_alpha", lambda torch, a, b: torch.add(a, b, alpha=2), S34x2)
+case("add_method", lambda torch, a, b: a.add(b), ((3, 4), (4,)))
+case("sub", lambda torch, a, b: a - b, S34x2)
+case("sub_broadcast", lambda torch, a, b: a - b, ((4,), (3, 1)))
+case("sub_scalar", lambda torch, a: a - 2)
+case("rsub_scalar", lambda torch, a: 2 - a)
+case("rsub_float_scalar", lambda torch, a: 1.5 - a)
+case("sub_alpha", lambda torch, a, b: torch.sub(a, b, alpha=3), S34x2)
+case("mul", lambda torch, a, b: a * b, S34x2)
+case("mul_broadcast", lambda torch, a, b: a * b, ((2, 3, 1), (1, 4)))
+case("mul_self", lambda torch, a: a * a)
+case("mul_scalar", lambda torch, a: a * 3)
+case("rmul_scalar", lambda torch, a: 3 * a)
+case("div", lambda torch, a, b: a / b, S34x2)
+case("div_broadcast", lambda torch, a, b: a / b, ((3, 4), (4,)))
+case("div_scalar", lambda torch, a: a / 2)
+case("rdiv_scalar", lambda torch, a: 10 / a)
+case("div_method", lambda torch, a, b: torch.div(a, b), ((2, 3), (2, 1)))
+case("pow_2", lambda torch, a: a ** 2)
+case("pow_3", lambda torch, a: a ** 3)
+case("pow_half", lambda torch, a: a ** 0.5, domain=POS)
+case("pow_neg_float", lambda torch, a: a ** -1.5, domain=POS)
+case("pow_zero", lambda torch, a: a ** 0)
+case("pow_fn", lambda torch, a: torch.pow(a, 3))
+case("rpow_scalar", lambda torch, a: 2 ** a)
+case("rpow_float_scalar", lambda torch, a: 0.5 ** a)
+case("pow_tensor", lambda torch, a, b: a ** b, S34x2, domain=[POS, REAL])
+case("pow_tensor_broadcast", lambda torch, a, b: a ** b, ((3, 4), (4,)), domain=[POS, REAL])
+case("square", lambda torch, a: torch.square(a))
+case("maximum", lambda torch, a, b: torch.maximum(a, b), S34x2)
+case("maximum_broadcast", lambda torch, a, b: torch.maximum(a, b), ((3, 4), (3, 1)))
+case("minimum", lambda torch, a, b: torch.minimum(a, b), S34x2)
+case("remainder", lambda torch, a, b: torch.remainder(a, b), S34x2,
+     values=lambda rng: [rng.uniform(0.1, 0.9, (3, 4)) + rng.integers(-3, 3, (3, 4)), rng.choice([-1.5, 1.5, 2.5], (3, 4))])
+case("fmod", lambda torch, a, b: torch.fmod(a, b), S34x2,
+     values=lambda rng: [rng.uniform(0.1, 0.9, (3, 4)) + rng.integers(-3, 3, (3, 4)), rng.choice([-1.5, 1.5, 2.5], (3, 4))])
+case("add_then_mul_shared", lambda torch, a, b: (a + b) * (a - b), S34x2)
+
+# ----- Unary math -----
+case("neg", lambda torch, a: -a)
+case("neg_fn", lambda torch, a: torch.neg(a))
+case("abs", lambda torch, a: a.abs())
+case("exp", lambda torch, a: torch.exp(a))
+case("log", lambda torch, a: torch.log(a), domain=POS)
+case("log2", lambda torch, a: torch.log2(a), domain=POS)
+case("log10", lambda torch, a: a.log10(), domain=POS)
+case("log1p", lambda torch, a: torch.log1p(a), domain=(-0.8, 2.0))
+case("expm1", lambda torch, a: torch.expm1(a))
+case("sqrt", lambda torch, a: torch.sqrt(a), domain=POS)
+case("rsqrt", lambda torch, a: torch.rsqrt(a), domain=POS)
+case("sin", lambda torch, a: torch.sin(a))
+case("cos", lambda torch, a: a.cos())
+case("tan", lambda torch, a: torch.tan(a), domain=SMALL)
+case("tanh", lambda torch, a: torch.tanh(a))
+case("sinh", lambda torch, a: torch.sinh(a))
+case("cosh", lambda torch, a: torch.cosh(a))
+case("atan", lambda torch, a: torch.atan(a))
+case("sigmoid", lambda torch, a: torch.sigmoid(a))
+case("relu", lambda torch, a: torch.relu(a))
+case("reciprocal", lambda torch, a: torch.reciprocal(a))
+case("clamp", lambda torch, a: torch.clamp(a, -1.0, 1.0))
+case("clamp_min_only", lambda torch, a: a.clamp(min=0.5))
+case("clamp_max_only", lambda torch, a: a.clamp(max=0.5))
+case("clamp_tensor_bounds", lambda torch, a, lo: torch.clamp(a, min=lo), S34x2)
+case("clip", lambda torch, a: torch.clip(a, -1.0, 1.0))
+case("clamp_min", lambda torch, a: torch.clamp_min(a, 0.5))
+case("clamp_max", lambda torch, a: torch.clamp_max(a, -0.5))
+case("floor", lambda torch, a: torch.floor(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
+case("ceil", lambda torch, a: a.ceil(), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
+case("round", lambda torch, a: torch.round(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.4, (3, 4))])
+case("trunc", lambda torch, a: torch.trunc(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
+case("frac", lambda torch, a: torch.frac(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
+case("sign", lambda torch, a: torch.sign(a))
+
+# ----- Reductions -----
+case("sum", lambda torch, a: a.sum(), S234)
+case("sum_dim", lambda torch, a: a.sum(1), S234)
+case("sum_neg_dim_keepdim", lambda torch, a: a.sum(-1, keepdim=True), S234)
+case("sum_dims_keepdim", lambda torch, a: torch.sum(a, (0, 2), keepdim=True), S234)
+case("sum_dims", lambda torch, a: a.sum(dim=(0, 2)), S234)
+case("sum_0d", lambda torch, a: a.sum(), ((),))
+case("mean", lambda torch, a: a.mean(), S234)
+case("mean_dim", lambda torch, a: a.mean(1), S234)
+case("mean_dims_keepdim", lambda torch, a: torch.mean(a, (0, 1), keepdim=True), S234)
+case("prod", lambda torch, a: a.prod(), S34)
+case("prod_dim", lambda torch, a: a.prod(1), S34)
+case("prod_dim_keepdim", lambda torch, a: torch.prod(a, 0, keepdim=True), S34)
+case("prod_with_zero", lambda torch, a: a.prod(), values=lambda rng: [np.array([[1.5, 0.0, -2.0], [0.5, 1.2, -0.7]])])
+case("prod_dim_with_zero", lambda torch, a: a.prod(1), values=lambda rng: [np.array([[1.5, 0.0, -2.0], [0.5, 1.2, -0.7]])])
+case("var", lambda torch, a: a.var(), S234)
+case("var_dim", lambda torch, a: a.var(1), S234)
+case("var_dim_keepdim", lambda torch, a: torch.var(a, -1, keepdim=True), S234)
+case("var_unbiased_false", lambda torch, a: a.var(unbiased=False), S34)
+case("var_correction0", lambda torch, a: a.var(1, correction=0), S34)
+case("std", lambda torch, a: a.std(), S234)
+case("std_dim", lambda torch, a: torch.std(a, 1), S234)
+case("std_dims_keepdim", lambda torch, a: a.std((0, 2), keepdim=True), S234)
+case("max", lambda torch, a: a.max(), S34)
+case("max_dim", lambda torch, a: a.max(1).values, S34)
+case("max_dim_keepdim", lambda torch, a: torch.max(a, 0, keepdim=True)[0], S34)
+case("max_dim_tuple", lambda torch, a: a.max(dim=1), S34)
+case("max_binary", lambda torch, a, b: torch.max(a, b), S34x2)
+case("min", lambda torch, a: torch.min(a), S34)
+case("min_dim", lambda torch, a: a.min(-1).values, S234)
+case("max_with_ties", lambda torch, a: a.max(), values=lambda rng: [np.array([[1.0, 3.0, 3.0], [-1.0, 3.0, 0.5]])],
+     fd=False, fd2=False)
+case("amax", lambda torch, a: torch.amax(a, 1), S34)
+case("amax_all", lambda torch, a: a.amax(), S34)
+case("amin", lambda torch, a: torch.amin(a, (0, 1)), S234)
+case("logsumexp", lambda torch, a: torch.logsumexp(a, 1), S234)
+case("logsumexp_dims_keepdim", lambda torch, a: a.logsumexp((0, 2), keepdim=True), S234)
+case("norm", lambda torch, a: a.norm(), S34)
+case("norm_dim", lambda torch, a: torch.norm(a, dim=1), S34)
+case("norm_dim_keepdim", lambda torch, a: a.norm(dim=-1, keepdim=True), S234)
+case("norm_p1", lambda torch, a: a.norm(p=1), S34)
+case("norm_p3_dim", lambda torch, a: a.norm(p=3, dim=0), S34)
+case("cumsum", lambda torch, a: torch.cumsum(a, 0), S34)
+case("cumsum_last", lambda torch, a: a.cumsum(-1), S234)
+
+# ----- Softmax family -----
+case("softmax", lambda torch, a: torch.softmax(a, 1), S34)
+case("softmax_dim0", lambda torch, a: a.softmax(0), S34)
+case("softmax_3d", lambda torch, a: torch.softmax(a, -1), S234)
+case("log_softmax", lambda torch, a: torch.log_softmax(a, 1), S34)
+case("log_softmax_3d", lambda torch, a: a.log_softmax(dim=0), S234)
+
+# ----- Linear algebra -----
+case("matmul_1d_1d", lambda torch, a, b: a @ b, ((4,), (4,)))
+case("matmul_2d_1d", lambda torch, a, b: a @ b, ((3, 4), (4,)))
+case("matmul_1d_2d", lambda torch, a, b: a @ b, ((3,), (3, 4)))
+case("matmul_2d_2d", lambda torch, a, b: a @ b, ((2, 3), (3, 4)))
+case("matmul_3d_3d", lambda torch, a, b: torch.matmul(a, b), ((2, 3, 4), (2, 4, 5)))
+case("matmul_3d_2d", lambda torch, a, b: a @ b, ((2, 3, 4), (4, 5)))
+case("matmul_2d_3d", lambda torch, a, b: a @ b, ((3, 4), (2, 4, 5)))
+case("matmul_3d_1d", lambda torch, a, b: a @ b, ((2, 3, 4), (4,)))
+case("matmul_1d_3d", lambda torch, a, b: a @ b, ((4,), (2, 4, 5)))
+case("matmul_broadcast_batch", lambda torch, a, b: a @ b, ((2, 1, 3, 4), (5, 4, 2)))
+case("matmul_4d_4d", lambda torch, a, b: a @ b, ((2, 2, 3, 4), (2, 2, 4, 3)))
+case("mm", lambda torch, a, b: torch.mm(a, b), ((2, 3), (3, 4)))
+case("mv", lambda torch, a, b: torch.mv(a, b), ((2, 3), (3,)))
+case("dot", lambda torch, a, b: torch.dot(a, b), ((5,), (5,)))
+case("bmm", lambda torch, a, b: torch.bmm(a, b), ((2, 3, 4), (2, 4, 2)))
+case("addmm", lambda torch, c, a, b: torch.addmm(c, a, b), ((2, 4), (2, 3), (3, 4)))
+case("addmm_broadcast_bias", lambda torch, c, a, b: torch.addmm(c, a, b), ((4,), (2, 3), (3, 4)))
+case("addmm_beta_alpha", lambda torch, c, a, b: torch.addmm(c, a, b, beta=0.5, alpha=2.0), ((2, 4), (2, 3), (3, 4)))
+case("linear", lambda torch, x, w, b: F(torch).linear(x, w, b), ((2, 3), (4, 3), (4,)))
+case("linear_no_bias", lambda torch, x, w: F(torch).linear(x, w), ((2, 3), (4, 3)))
+case("linear_3d", lambda torch, x, w, b: F(torch).linear(x, w, b), ((2, 5, 3), (4, 3), (4,)))
+case("outer", lambda torch, a, b: torch.outer(a, b), ((3,), (4,)))
+
+# ----- Shape and view ops -----
+case("reshape", lambda torch, a: a.reshape(4, 6), S234)
+case("reshape_infer", lambda torch, a: torch.reshape(a, (-1, 4)), S234)
+case("reshape_noncontiguous", lambda torch, a: a.t().reshape(12), S34)
+case("view", lambda torch, a: a.view(6, 4), S234)
+case("view_infer", lambda torch, a: a.view(-1), S234)
+case("view_as", lambda torch, a, b: a.view_as(b), ((2, 3, 4), (6, 4)), requires_grad=(True, False))
+case("flatten", lambda torch, a: a.flatten(), S234)
+case("flatten_start", lambda torch, a: torch.flatten(a, 1), S234)
+case("unflatten", lambda torch, a: a.unflatten(1, (2, 2)), S34)
+case("transpose", lambda torch, a: a.transpose(0, 1), S234)
+case("transpose_neg", lambda torch, a: torch.transpose(a, -1, 0), S234)
+case("swapaxes", lambda torch, a: torch.swapaxes(a, 0, 2), S234)
+case("t", lambda torch, a: a.t(), S34)
+case("t_fn", lambda torch, a: torch.t(a), S34)
+case("T_2d", lambda torch, a: a.T, S34)
+case("mT", lambda torch, a: a.mT, S234)
+case("permute", lambda torch, a: a.permute(2, 0, 1), S234)
+case("permute_tuple", lambda torch, a: torch.permute(a, (1, 2, 0)), S234)
+case("squeeze", lambda torch, a: a.squeeze(), ((3, 1, 4, 1),))
+case("squeeze_dim", lambda torch, a: a.squeeze(1), ((3, 1, 4),))
+case("squeeze_dims", lambda torch, a: torch.squeeze(a, (0, 2)), ((1, 3, 1, 4),))
+case("unsqueeze", lambda torch, a: a.unsqueeze(0), S34)
+case("unsqueeze_neg", lambda torch, a: torch.unsqueeze(a, -1), S34)
+case("expand", lambda torch, a: a.expand(2, 3, 4), ((3, 1),))
+case("expand_minus1", lambda torch, a: a.expand(-1, 4), ((3, 1),))
+case("expand_as", lambda torch, a, b: a.expand_as(b), ((1, 4), (3, 4)), requires_grad=(True, False))
+case("broadcast_to", lambda torch, a: torch.broadcast_to(a, (2, 3, 4)), ((4,),))
+case("repeat", lambda torch, a: a.repeat(2, 3), ((2, 3),))
+case("repeat_new_dims", lambda torch, a: a.repeat(2, 1, 2), ((2, 3),))
+case("flip", lambda torch, a: torch.flip(a, (0,)), S34)
+case("flip_dims", lambda torch, a: a.flip((0, 2)), S234)
+case("narrow", lambda torch, a: torch.narrow(a, 1, 1, 2), S34)
+case("select", lambda torch, a: torch.select(a, 1, 2), S234)
+case("select_neg", lambda torch, a: a.select(0, -1), S34)
+case("index_select", lambda torch, a: torch.index_select(a, 0, torch.tensor([2, 0, 2])), S34)
+case("index_select_dim1", lambda torch, a: a.index_select(1, torch.tensor([3, 1])), S34)
+case("gather", lambda torch, a: torch.gather(a, 1, torch.tensor([[0, 0], [1, 3], [2, 2]])), S34)
+case("gather_dim0", lambda torch, a: a.gather(0, torch.tensor([[2, 1, 0, 0]])), S34)
+case("masked_fill", lambda torch, a: a.masked_fill(a > 0, 0.0), S34)
+case("masked_fill_fn", lambda torch, a: torch.masked_fill(a, torch.tensor([True, False, True, False]), -1.0), S34)
+case("where", lambda torch, a, b: torch.where(a > 0, a, b), S34x2)
+case("where_broadcast", lambda torch, a, b: torch.where(a > 0, a, b), ((3, 4), (4,)))
+case("where_scalar", lambda torch, a: torch.where(a > 0, a, 0.0), S34)
+case("cat", lambda torch, a, b: torch.cat([a, b]), ((2, 3), (1, 3)))
+case("cat_dim1", lambda torch, a, b, c: torch.cat((a, b, c), dim=1), ((2, 3), (2, 1), (2, 2)))
+case("cat_neg_dim", lambda torch, a, b: torch.cat([a, b], -1), ((2, 2, 3), (2, 2, 1)))
+case("stack", lambda torch, a, b: torch.stack([a, b]), S34x2)
+case("stack_dim1", lambda torch, a, b, c: torch.stack((a, b, c), 1), ((3, 4), (3, 4), (3, 4)))
+case("unbind", lambda torch, a: a.unbind(), S34)
+case("unbind_dim1", lambda torch, a: torch.unbind(a, 1), S34)
+case("unbind_partial_use", lambda torch, a: a.unbind(1)[2], S34)
+case("split", lambda torch, a: a.split(2), ((5, 3),))
+case("split_sizes", lambda torch, a: torch.split(a, [1, 3], dim=1), S34)
+case("split_partial_use", lambda torch, a: a.split(2)[1] * 2, ((5, 3),))
+case("chunk", lambda torch, a: a.chunk(2, 1), S34)
+case("chunk_uneven", lambda torch, a: torch.chunk(a, 3), ((5, 2),))
+case("clone", lambda torch, a: a.clone())
+case("contiguous_of_transpose", lambda torch, a: a.t().contiguous())
+case("sum_builtin_iteration", lambda torch, a: sum(a))
+
+# ----- Indexing -----
+case("index_int", lambda torch, a: a[0], S34)
+case("index_neg_int", lambda torch, a: a[-1], S34)
+case("index_int_int", lambda torch, a: a[1, 2], S34)
+case("index_col", lambda torch, a: a[:, 1], S34)
+case("index_slices", lambda torch, a: a[0:1, 1:], S34)
+case("index_step", lambda torch, a: a[::2], ((5, 3),))
+case("index_none", lambda torch, a: a[None], S34)
+case("index_ellipsis", lambda torch, a: a[..., 0], S234)
+case("index_mixed_basic", lambda torch, a: a[1:, None, 0], S234)
+case("index_full_slice", lambda torch, a: a[:], S34)
+case("index_list", lambda torch, a: a[[0, 2]], S34)
+case("index_list_repeated", lambda torch, a: a[[0, 0, 2]], S34)
+case("index_tensor", lambda torch, a: a[torch.tensor([2, 1])], S34)
+case("index_col_list", lambda torch, a: a[:, [0, 3]], S34)
+case("index_two_lists", lambda torch, a: a[[0, 2], [1, 3]], S34)
+case("index_mask", lambda torch, a: a[a > 0], S34)
+case("index_row_mask", lambda torch, a: a[torch.tensor([True, False, True])], S34)
+
+# ----- dtype conversion -----
+case("double", lambda torch, a: a.double())
+case("to_float64", lambda torch, a: a.to(torch.float64))
+case("to_float64_kwarg", lambda torch, a: a.to(dtype=torch.float64) * 2)
+case("float_roundtrip", lambda torch, a: a.double().float(), fd=False, fd2=False)
+case("type_as", lambda torch, a, b: a.type_as(b), S34x2, requires_grad=(True, False), fd=False, fd2=False)
+
+# ----- torch.nn.functional: activations -----
+case("F.relu", lambda torch, a: F(torch).relu(a))
+case("F.leaky_relu", lambda torch, a: F(torch).leaky_relu(a))
+case("F.leaky_relu_slope", lambda torch, a: F(torch).leaky_relu(a, 0.2))
+case("F.softplus", lambda torch, a: F(torch).softplus(a))
+case("F.softplus_beta", lambda torch, a: F(torch).softplus(a, beta=2.0, threshold=3.0),
+     values=lambda rng: [np.array([[-2.0, -0.5, 0.3, 1.2], [1.7, 2.5, -1.1, 0.9]])])
+case("F.silu", lambda torch, a: F(torch).silu(a))
+case("F.elu", lambda torch, a: F(torch).elu(a))
+case("F.elu_alpha", lambda torch, a: F(torch).elu(a, alpha=0.5))
+case("F.sigmoid", lambda torch, a: F(torch).sigmoid(a))
+case("F.tanh", lambda torch, a: F(torch).tanh(a))
+case("F.softmax", lambda torch, a: F(torch).softmax(a, dim=1))
+case("F.log_softmax", lambda torch, a: F(torch).log_softmax(a, dim=-1))
+
+# ----- torch.nn.functional: losses -----
+case("F.mse_loss", lambda torch, a, b: F(torch).mse_loss(a, b), S34x2, domain=REAL)
+case("F.mse_loss_sum", lambda torch, a, b: F(torch).mse_loss(a, b, reduction="sum"), S34x2, domain=REAL)
+case("F.mse_loss_none", lambda torch, a, b: F(torch).mse_loss(a, b, reduction="none"), S34x2, domain=REAL)
+case("F.l1_loss", lambda torch, a, b: F(torch).l1_loss(a, b), S34x2, domain=REAL)
+case("F.l1_loss_sum", lambda torch, a, b: F(torch).l1_loss(a, b, reduction="sum"), S34x2, domain=REAL)
+case("F.l1_loss_none", lambda torch, a, b: F(torch).l1_loss(a, b, reduction="none"), S34x2, domain=REAL)
+case("F.binary_cross_entropy", lambda torch, p, y: F(torch).binary_cross_entropy(p, y), S34x2, domain=UNIT)
+case("F.binary_cross_entropy_sum",
+     lambda torch, p, y: F(torch).binary_cross_entropy(p, y, reduction="sum"), S34x2, domain=UNIT)
+case("F.binary_cross_entropy_none",
+     lambda torch, p, y: F(torch).binary_cross_entropy(p, y, reduction="none"), S34x2, domain=UNIT)
+case("F.binary_cross_entropy_weight",
+     lambda torch, p, y, w: F(torch).binary_cross_entropy(p, y, weight=w), ((3, 4), (3, 4), (4,)),
+     domain=[UNIT, UNIT, POS], requires_grad=(True, True, False))
+case("F.binary_cross_entropy_target_no_grad",
+     lambda torch, p, y: F(torch).binary_cross_entropy(p, y), S34x2, domain=UNIT, requires_grad=(True, False))
+case("F.bce_with_logits", lambda torch, x, y: F(torch).binary_cross_entropy_with_logits(x, y), S34x2,
+     domain=[REAL, UNIT])
+case("F.bce_with_logits_sum",
+     lambda torch, x, y: F(torch).binary_cross_entropy_with_logits(x, y, reduction="sum"), S34x2, domain=[REAL, UNIT])
+case("F.bce_with_logits_none",
+     lambda torch, x, y: F(torch).binary_cross_entropy_with_logits(x, y, reduction="none"), S34x2,
+     domain=[REAL, UNIT])
+case("F.bce_with_logits_weight",
+     lambda torch, x, y, w: F(torch).binary_cross_entropy_with_logits(x, y, weight=w), ((3, 4), (3, 4), (4,)),
+     domain=[REAL, UNIT, POS], requires_grad=(True, True, False))
+case("F.bce_with_logits_pos_weight",
+     lambda torch, x, y, pw: F(torch).binary_cross_entropy_with_logits(x, y, pos_weight=pw), ((3, 4), (3, 4), (4,)),
+     domain=[REAL, UNIT, POS], requires_grad=(True, True, False))
+case("F.bce_with_logits_weight_pos_weight_sum",
+     lambda torch, x, y, w, pw: F(torch).binary_cross_entropy_with_logits(x, y, weight=w, pos_weight=pw,
+                                                                        reduction="sum"),
+     ((3, 4), (3, 4), (3, 1), (4,)), domain=[REAL, UNIT, POS, POS], requires_grad=(True, True, False, False))
+case("F.bce_with_logits_large",
+     lambda torch, x, y: F(torch).binary_cross_entropy_with_logits(x, y, reduction="none"),
+     values=lambda rng: [np.array([100.0, -100.0, 50.0, -50.0, 100.0, -100.0]), np.array([0.0, 1.0, 0.0, 1.0, 1.0, 0.0])],
+     requires_grad=(True, False), fd=False, fd2=False)
+case("F.bce_with_logits_large_pos_weight",
+     lambda torch, x, y, pw: F(torch).binary_cross_entropy_with_logits(x, y, pos_weight=pw),
+     values=lambda rng: [np.array([100.0, -100.0, 50.0, -50.0]), np.array([0.0, 1.0, 0.5, 1.0]),
+                         np.array([2.0, 3.0, 0.5, 1.5])],
+     requires_grad=(True, False, False), fd=False, fd2=False)
+case("F.cross_entropy", lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, 0, 3])), S34, domain=REAL)
+case("F.cross_entropy_sum",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, 0, 3]), reduction="sum"), S34, domain=REAL)
+case("F.cross_entropy_none",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, 0, 3]), reduction="none"), S34, domain=REAL)
+case("F.cross_entropy_weight",
+     lambda torch, x, w: F(torch).cross_entropy(x, torch.tensor([1, 0, 3]), weight=w), ((3, 4), (4,)),
+     domain=[REAL, POS], requires_grad=(True, False))
+case("F.cross_entropy_ignore_index",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, -100, 3])), S34, domain=REAL)
+case("F.cross_entropy_1d", lambda torch, x: F(torch).cross_entropy(x, torch.tensor(2)), ((4,),), domain=REAL)
+case("F.cross_entropy_3d",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([[0, 2], [1, 1]])), ((2, 3, 2),), domain=REAL)
+case("F.cross_entropy_label_smoothing",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, 0, 3]), label_smoothing=0.1), S34, domain=REAL)
+case("F.cross_entropy_prob_target",
+     lambda torch, x, y: F(torch).cross_entropy(x, y), S34x2, domain=[REAL, UNIT])
+case("F.nll_loss",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([1, 0, 3])), S34, domain=REAL)
+case("F.nll_loss_sum",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([1, 0, 3]), reduction="sum"), S34, domain=REAL)
+case("F.nll_loss_none",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([1, 0, 3]), reduction="none"), S34, domain=REAL)
+case("F.nll_loss_ignore_index",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([1, 2, 3]), ignore_index=2), S34, domain=REAL)
+case("F.nll_loss_weight",
+     lambda torch, x, w: F(torch).nll_loss(x, torch.tensor([1, 0, 3]), weight=w), ((3, 4), (4,)),
+     domain=[REAL, POS], requires_grad=(True, False))
+case("F.nll_loss_weight_ignore_none",
+     lambda torch, x, w: F(torch).nll_loss(x, torch.tensor([1, 0, 3]), weight=w, ignore_index=0, reduction="none"),
+     ((3, 4), (4,)), domain=[REAL, POS], requires_grad=(True, False))
+case("F.nll_loss_3d",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([[0, 2], [1, 1]])), ((2, 3, 2),), domain=REAL)
+
+CASES_BY_NAME = {c.name: c for c in CASES}
+assert len(CASES_BY_NAME) == len(CASES), "case names must be unique"

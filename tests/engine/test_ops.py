@@ -1,0 +1,285 @@
+"""Every op of ``opinfo.CASES`` against real PyTorch (values, ``grad_fn`` names, ``next_functions``,
+grads) and against finite differences in float64 (first and second order, engine only)."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import engine
+from tests.engine import opinfo
+
+CASES = opinfo.CASES
+FD_CASES = [c for c in CASES if c.fd]
+FD2_CASES = [c for c in CASES if c.fd2]
+
+
+def _ids(cases):
+    return [c.name for c in cases]
+
+
+# ----- Helpers shared by the torch comparison and the finite-difference checks -----
+
+def make_inputs(mod, case, dtype, seed=0):
+    return [mod.tensor(a, dtype=dtype, requires_grad=rg) for a, rg in zip(case.inputs(seed), case.grad_flags())]
+
+
+def as_outputs(out):
+    """A case may return one tensor or a tuple of them (unbind, split, max(dim))."""
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def graph_structure(fn, inputs, depth=3):
+    """``grad_fn`` as nested (name, ((child, output_nr), ...)); an ``AccumulateGrad`` is named with
+    the index of the input whose ``variable`` it is."""
+    if fn is None:
+        return None
+    name = type(fn).__name__
+    if name == "AccumulateGrad":
+        idx = [i for i, t in enumerate(inputs) if t is fn.variable]
+        return ("AccumulateGrad", idx)
+    if depth == 0:
+        return name
+    return (name, tuple((graph_structure(c, inputs, depth - 1), nr) for c, nr in fn.next_functions))
+
+
+def upstream(outs, seed=1):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(tuple(o.shape)) for o in outs]
+
+
+def assert_close(actual, expected, rtol, atol, what):
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, err_msg=what)
+
+
+# ----- Against PyTorch: float32 values, grad_fn, next_functions, grads -----
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_matches_torch(case, torch_ref):
+    ours_in = make_inputs(engine, case, engine.float32)
+    ref_in = make_inputs(torch_ref, case, torch_ref.float32)
+    ours = as_outputs(case.fn(engine, *ours_in))
+    ref = as_outputs(case.fn(torch_ref, *ref_in))
+    assert len(ours) == len(ref)
+    for k, (o, r) in enumerate(zip(ours, ref)):
+        assert tuple(o.shape) == tuple(r.shape), f"output {k} shape"
+        assert str(o.dtype) == str(r.dtype), f"output {k} dtype"
+        assert o.requires_grad == r.requires_grad, f"output {k} requires_grad"
+        assert_close(o.detach().numpy(), r.detach().numpy(), case.rtol, case.atol, f"output {k} values")
+        assert graph_structure(o.grad_fn, ours_in) == graph_structure(r.grad_fn, ref_in), f"output {k} graph"
+
+    pairs = [(o, r) for o, r in zip(ours, ref) if r.requires_grad]
+    if not pairs:
+        return
+    us = upstream([r for _, r in pairs])
+    engine.autograd.backward([o for o, _ in pairs], [engine.tensor(u, dtype=o.dtype) for (o, _), u in zip(pairs, us)])
+    torch_ref.autograd.backward([r for _, r in pairs], [torch_ref.tensor(u, dtype=r.dtype) for (_, r), u in zip(pairs, us)])
+    for i, (a, b) in enumerate(zip(ours_in, ref_in)):
+        if b.grad is None:
+            assert a.grad is None, f"input {i} grad should be None"
+            continue
+        assert a.grad is not None, f"input {i} grad missing"
+        assert str(a.grad.dtype) == str(b.grad.dtype)
+        assert_close(a.grad.numpy(), b.grad.numpy(), max(case.rtol, 1e-5), max(case.atol, 1e-5), f"input {i} grad")
+
+
+# ----- Finite differences in float64, engine only -----
+
+EPS = 1e-6
+
+
+def _scalar(case, inputs, us):
+    """sum_k <out_k, u_k> as an engine tensor (differentiable)."""
+    outs = [o for o in as_outputs(case.fn(engine, *inputs)) if o.requires_grad]
+    total = None
+    for o, u in zip(outs, us):
+        term = (o * engine.tensor(u)).sum()
+        total = term if total is None else total + term
+    return total
+
+
+def _grads(scalar, inputs, create_graph=False):
+    wanted = [t for t in inputs if t.requires_grad]
+    if scalar is None or not scalar.requires_grad:
+        return [np.zeros(t.shape) for t in wanted], [None] * len(wanted)
+    gs = engine.autograd.grad(scalar, wanted, allow_unused=True, create_graph=create_graph)
+    return [np.zeros(t.shape) if g is None else g.detach().numpy().copy() for t, g in zip(wanted, gs)], list(gs)
+
+
+def _numeric(f, arrays, flags):
+    """Central differences of the scalar function ``f(arrays)`` for every input that requires grad."""
+    out = []
+    for i, (a, rg) in enumerate(zip(arrays, flags)):
+        if not rg:
+            continue
+        g = np.zeros_like(a)
+        for j in np.ndindex(a.shape):
+            plus = [x.copy() for x in arrays]
+            minus = [x.copy() for x in arrays]
+            plus[i][j] += EPS
+            minus[i][j] -= EPS
+            g[j] = (f(plus) - f(minus)) / (2 * EPS)
+        out.append(g)
+    return out
+
+
+def _leaves(arrays, flags):
+    return [engine.tensor(a, dtype=engine.float64, requires_grad=rg) for a, rg in zip(arrays, flags)]
+
+
+def _out_shapes(case, arrays, flags):
+    outs = as_outputs(case.fn(engine, *_leaves(arrays, flags)))
+    return [o for o in outs if o.requires_grad]
+
+
+@pytest.mark.parametrize("case", FD_CASES, ids=_ids(FD_CASES))
+def test_first_order_finite_differences(case):
+    arrays, flags = case.inputs(), case.grad_flags()
+    us = upstream(_out_shapes(case, arrays, flags))
+
+    def f(arrs):
+        outs = [o for o in as_outputs(case.fn(engine, *_leaves(arrs, flags))) if o.requires_grad]
+        return sum(float((o.detach().numpy() * u).sum()) for o, u in zip(outs, us))
+
+    inputs = _leaves(arrays, flags)
+    analytic, _ = _grads(_scalar(case, inputs, us), inputs)
+    numeric = _numeric(f, arrays, flags)
+    for k, (a, n) in enumerate(zip(analytic, numeric)):
+        assert_close(a, n, 1e-4, 1e-5, f"grad of input {k}")
+
+
+@pytest.mark.parametrize("case", FD2_CASES, ids=_ids(FD2_CASES))
+def test_second_order_finite_differences(case):
+    arrays, flags = case.inputs(), case.grad_flags()
+    us = upstream(_out_shapes(case, arrays, flags))
+    rng = np.random.default_rng(2)
+    ws = [rng.standard_normal(a.shape) for a, rg in zip(arrays, flags) if rg]
+
+    def first(arrs, create_graph):
+        inputs = _leaves(arrs, flags)
+        return inputs, _grads(_scalar(case, inputs, us), inputs, create_graph=create_graph)
+
+    def f(arrs):
+        (values, _) = first(arrs, False)[1]
+        return sum(float((g * w).sum()) for g, w in zip(values, ws))
+
+    inputs, (_, gs) = first(arrays, True)
+    s2 = None
+    for g, w in zip(gs, ws):
+        if g is not None and g.requires_grad:
+            term = (g * engine.tensor(w)).sum()
+            s2 = term if s2 is None else s2 + term
+    analytic, _ = _grads(s2, inputs)
+    numeric = _numeric(f, arrays, flags)
+    for k, (a, n) in enumerate(zip(analytic, numeric)):
+        assert_close(a, n, 1e-4, 1e-5, f"second-order grad of input {k}")
+
+
+# ----- Hypothesis: shapes and values on representative families -----
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _compare_with_torch(torch_ref, fn, arrays, rtol=1e-5, atol=1e-5):
+    ours_in = [engine.tensor(a, requires_grad=True) for a in arrays]
+    ref_in = [torch_ref.tensor(a, requires_grad=True) for a in arrays]
+    o, r = fn(engine, *ours_in), fn(torch_ref, *ref_in)
+    assert tuple(o.shape) == tuple(r.shape)
+    assert type(o.grad_fn).__name__ == type(r.grad_fn).__name__
+    assert_close(o.detach().numpy(), r.detach().numpy(), rtol, atol, "values")
+    u = np.random.default_rng(0).standard_normal(tuple(r.shape)).astype(np.float32)
+    o.backward(engine.tensor(u))
+    r.backward(torch_ref.tensor(u))
+    for a, b in zip(ours_in, ref_in):
+        assert_close(a.grad.numpy(), b.grad.numpy(), rtol, atol, "grads")
+
+
+def _arrays(shapes, seed, lo=-2.0, hi=2.0):
+    rng = np.random.default_rng(seed)
+    return [rng.uniform(lo, hi, s).astype(np.float32) for s in shapes]
+
+
+BINARY = {
+    "add": lambda torch, a, b: a + b,
+    "sub": lambda torch, a, b: a - b,
+    "mul": lambda torch, a, b: a * b,
+    "div": lambda torch, a, b: a / (b.abs() + 0.5),
+    "maximum": lambda torch, a, b: torch.maximum(a, b),
+    "pow": lambda torch, a, b: (a.abs() + 0.5) ** b,
+    "where": lambda torch, a, b: torch.where(a > b, a, b * 2),
+}
+
+
+@pytest.mark.torch
+@SETTINGS
+@given(op=st.sampled_from(sorted(BINARY)), shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
+       seed=st.integers(0, 2**16))
+def test_hypothesis_elementwise_broadcasting(torch_ref, op, shapes, seed):
+    _compare_with_torch(torch_ref, BINARY[op], _arrays(shapes.input_shapes, seed))
+
+
+REDUCTIONS = {
+    "sum": lambda torch, x, dim, keepdim: x.sum(dim, keepdim=keepdim),
+    "mean": lambda torch, x, dim, keepdim: x.mean(dim, keepdim=keepdim),
+    "var": lambda torch, x, dim, keepdim: x.var(dim, keepdim=keepdim),
+    "std": lambda torch, x, dim, keepdim: x.std(dim, keepdim=keepdim),
+    "logsumexp": lambda torch, x, dim, keepdim: torch.logsumexp(x, dim, keepdim=keepdim),
+    "amax": lambda torch, x, dim, keepdim: torch.amax(x, dim, keepdim=keepdim),
+    "norm": lambda torch, x, dim, keepdim: x.norm(dim=dim, keepdim=keepdim),
+    "prod": lambda torch, x, dim, keepdim: x.prod(dim[0], keepdim=keepdim),
+}
+
+
+@st.composite
+def _reduction_args(draw):
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=4))
+    nd = len(shape)
+    dims = draw(st.lists(st.integers(-nd, nd - 1), min_size=1, max_size=nd, unique_by=lambda d: d % nd))
+    return shape, tuple(dims)
+
+
+@pytest.mark.torch
+@SETTINGS
+@given(op=st.sampled_from(sorted(REDUCTIONS)), args=_reduction_args(), keepdim=st.booleans(), seed=st.integers(0, 2**16))
+def test_hypothesis_reductions(torch_ref, op, args, keepdim, seed):
+    shape, dims = args
+    fn = REDUCTIONS[op]
+    _compare_with_torch(torch_ref, lambda torch, x: fn(torch, x, dims, keepdim), _arrays([shape], seed, 0.5, 1.5),
+                        rtol=1e-4, atol=1e-5)
+
+
+@st.composite
+def _matmul_shapes(draw):
+    n, k, m = (draw(st.integers(1, 4)) for _ in range(3))
+    batch = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=2, max_side=3))
+    ba, bb = batch.input_shapes
+    a_1d, b_1d = draw(st.booleans()), draw(st.booleans())
+    sa = (k,) if a_1d else ba + (n, k)
+    sb = (k,) if b_1d else bb + (k, m)
+    return sa, sb
+
+
+@pytest.mark.torch
+@SETTINGS
+@given(shapes=_matmul_shapes(), seed=st.integers(0, 2**16))
+def test_hypothesis_matmul_shapes(torch_ref, shapes, seed):
+    _compare_with_torch(torch_ref, lambda torch, a, b: a @ b, _arrays(shapes, seed), rtol=1e-4, atol=1e-5)
+
+
+@SETTINGS
+@given(shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3), seed=st.integers(0, 2**16))
+def test_hypothesis_broadcast_grads_finite_differences(shapes, seed):
+    case = opinfo.OpCase("mul_div", lambda torch, a, b: a * b / (b * b + 1), shapes.input_shapes, opinfo.REAL)
+    arrays, flags = case.inputs(seed), case.grad_flags()
+    us = upstream(_out_shapes(case, arrays, flags))
+    inputs = _leaves(arrays, flags)
+    analytic, _ = _grads(_scalar(case, inputs, us), inputs)
+
+    def f(arrs):
+        o = case.fn(engine, *_leaves(arrs, flags))
+        return float((o.detach().numpy() * us[0]).sum())
+
+    for a, n in zip(analytic, _numeric(f, arrays, flags)):
+        assert a.shape == n.shape
+        assert_close(a, n, 1e-4, 1e-5, "grad")
