@@ -20,6 +20,7 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed, tensor,
                          zeros, zeros_like)
 from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from ._ops import amin, broadcast_to, ger, outer  # noqa: E402
 from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, argmin, atan, bmm, cat, ceil, chunk,
                    clamp, clamp_max, clamp_min, clip, clone, concat, concatenate, cos, cosh, cumsum, div, dot, eq,
                    equal, exp, expm1, flatten, flip, floor, floor_divide, fmod, frac, gather, ge, greater,
@@ -34,6 +35,8 @@ from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
 from . import autograd, nn  # noqa: E402
 from .autograd import Function  # noqa: F401
+from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
+                                    set_anomaly_enabled)
 
 __version__ = "2.13.0"
 
@@ -97,10 +100,6 @@ def broadcast_shapes(*shapes):
     import numpy as _np
 
     return Size(_np.broadcast_shapes(*shapes))
-
-
-def outer(a, b):
-    return a.unsqueeze(1) * b.unsqueeze(0)
 
 
 def einsum(*args):

@@ -29,7 +29,14 @@ class dtype:
         return f"torch.{self.name}"
 
     def __reduce__(self):
-        return self.name
+        return (_dtype_named, (self.name,))
+
+
+dtype.__module__ = "torch"  # type(torch.float32) shows "<class 'torch.dtype'>", as in PyTorch
+
+
+def _dtype_named(name):
+    return globals()["bool_" if name == "bool" else name]
 
 
 float16 = dtype("float16", np.float16, 2, "HalfTensor")

@@ -1,5 +1,6 @@
 """Tensor constructors: ``tensor``, ``zeros``, ``randn``, the ``*_like`` family, legacy ``torch.Tensor(...)``."""
 import numbers
+import warnings
 
 import numpy as np
 
@@ -57,17 +58,16 @@ def _infer(data):
     if isinstance(data, np.ndarray):
         return data.copy() if data.dtype != np.float64 or True else data
     if isinstance(data, (list, tuple)):
-        flat = _flatten_kinds(data)
-        arr = np.array(_unwrap_nested(data))
-        if arr.dtype == object:
-            raise ValueError("expected sequence of length consistent with the first dimension")
-        if flat == "float" or (arr.dtype.kind == "f" and flat != "ndarray"):
-            return arr.astype(_dtypes.get_default_dtype().np)
-        if arr.dtype.kind in "iu":
-            return arr.astype(np.int64)
-        if arr.size == 0:
-            return arr.astype(_dtypes.get_default_dtype().np)
-        return arr
+        dt = _sequence_dtype(data)
+        try:
+            arr = np.array(_unwrap_nested(data))
+        except ValueError:
+            arr = None
+        if arr is None or arr.dtype == object:
+            raise _ragged_error(data, dt is not None and dt.is_floating_point)
+        return arr.astype((dt or _dtypes.get_default_dtype()).np)
+    if isinstance(data, np.generic):  # before the Python checks: np.float64 is a float, np.int32 Integral
+        return np.asarray(data)
     if isinstance(data, bool):
         return np.asarray(data)
     if isinstance(data, numbers.Integral):
@@ -77,6 +77,64 @@ def _infer(data):
     if isinstance(data, np.generic):
         return np.asarray(data)
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _ragged_error(data, floating):
+    """PyTorch's error for nested sequences that do not form a rectangular array: the shape comes
+    from the first elements, then each element is checked against it, depth first."""
+    shape, x = [], data
+    while isinstance(x, (list, tuple)):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+
+    def check(x, dim):
+        if dim == len(shape):
+            if isinstance(x, (list, tuple)):
+                kind = type(x).__name__
+                return TypeError(f"must be real number, not {kind}" if floating
+                                 else f"'{kind}' object cannot be interpreted as an integer")
+            return None
+        if not isinstance(x, (list, tuple)):
+            return TypeError("not a sequence")
+        if len(x) != shape[dim]:
+            return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(x)})")
+        for y in x:
+            err = check(y, dim + 1)
+            if err is not None:
+                return err
+        return None
+
+    return check(data, 0) or ValueError("expected sequence of length consistent with the first dimension")
+
+
+def _sequence_dtype(data):
+    """The dtype PyTorch infers for nested data: the leaves' own dtypes promoted together (a Python
+    float is the default dtype, an int int64, a bool bool; NumPy scalars, arrays and tensors keep
+    theirs, so ``[np.float64(1.), 2.]`` is float64 and ``[torch.tensor(1), 2.5]`` float32).
+    None when there are no leaves."""
+    dt = None
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+            continue
+        if isinstance(x, Tensor):
+            d = _dtypes.from_numpy_dtype(x._data.dtype)
+        elif isinstance(x, (np.ndarray, np.generic)):
+            d = _dtypes.from_numpy_dtype(x.dtype)
+        elif isinstance(x, bool):
+            d = _dtypes.bool_
+        elif isinstance(x, numbers.Integral):
+            d = _dtypes.int64
+        elif isinstance(x, numbers.Real):
+            d = _dtypes.get_default_dtype()
+        else:
+            continue
+        dt = d if dt is None else _dtypes.promote_types(dt, d)
+    return dt
 
 
 def _flatten_kinds(data):
@@ -100,8 +158,31 @@ def _unwrap_nested(data):
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, (list, tuple)):
-        return [_unwrap_nested(x) for x in data]
+        return [_tensor_as_scalar(x) if isinstance(x, Tensor) else _unwrap_nested(x) for x in data]
     return data
+
+
+def _tensor_as_scalar(t):
+    """A tensor inside a list is a number to PyTorch: ``[torch.tensor([1.]), torch.tensor([2.])]``
+    makes ``tensor([1., 2.])``, and a tensor of several elements is refused (use ``torch.stack``)."""
+    d = t._data
+    if d.size != 1:
+        if d.dtype.kind == "f":
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return d.reshape(())
+
+
+_warned_ndarray_list = False
+_NDARRAY_LIST = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the list "
+    "to a single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:252.)"
+)
+_COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
+)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -111,14 +192,21 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     tensor([[1., 2.],
             [3., 4.]], requires_grad=True)
     """
+    global _warned_ndarray_list
+    if isinstance(data, Tensor):
+        warnings.warn(_COPY_CONSTRUCT, UserWarning, stacklevel=2)
+    elif (isinstance(data, list) and data and isinstance(data[0], np.ndarray)
+          and not _warned_ndarray_list):  # PyTorch warns once per process
+        _warned_ndarray_list = True
+        warnings.warn(_NDARRAY_LIST, UserWarning, stacklevel=2)
     arr = _infer(data)
     check_size(arr.size)
     return _finish(arr, dtype, requires_grad, device)
 
 
 def as_tensor(data, dtype=None, device=None):
-    if isinstance(data, Tensor) and (dtype is None or data.dtype == dtype):
-        return data
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype == dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _dtypes.to_numpy_dtype(dtype) == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
@@ -135,19 +223,39 @@ def from_numpy(arr):
     return _wrap(arr)
 
 
-def _size(size):
-    if len(size) == 1 and isinstance(size[0], (list, tuple)):
-        size = tuple(size[0])
+def _size(size, name="zeros", keyword=False):
+    """The shape from ``*size`` (ints, one tuple or list, a ``torch.Size``, 0-d integer tensors),
+    with PyTorch's messages when it is not one, naming the factory ``name``."""
+    prefix = f"{name}(): argument 'size'"
+    if keyword:
+        if not isinstance(size, (list, tuple)):
+            raise TypeError(f"{prefix} must be tuple of ints, not {type(size).__name__}")
+        size, packed = tuple(size), True
+    elif len(size) == 1 and isinstance(size[0], (list, tuple)):
+        size, packed = tuple(size[0]), True
+    else:
+        if len(size) > 1 and isinstance(size[0], (list, tuple)) or (size and isinstance(size[0], float)
+                                                                    and len(size) > 1):
+            raise TypeError(f"{name}() takes 1 positional argument but {len(size)} were given")
+        packed = False
     out = []
-    for s in size:
-        if isinstance(s, Tensor):
+    for pos, s in enumerate(size):
+        if isinstance(s, Tensor) and s._data.ndim == 0 and s._data.dtype.kind in "iu":
             s = int(s)
-        if not isinstance(s, (int, np.integer)):
-            raise TypeError(
-                f"zeros(): argument 'size' (position 1) must be tuple of ints, but found element of type {type(s).__name__} at pos 0")
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            kind = type(s).__name__
+            if pos:
+                raise TypeError(f"{prefix} failed to unpack the object at pos {pos + 1} with error "
+                                f"\"type must be tuple of ints,but got {kind}\"")
+            if packed:
+                raise TypeError(f"{prefix} (position 1) must be tuple of ints, but found element of type {kind} at pos 0")
+            raise TypeError(f"{prefix} (position 1) must be tuple of ints, not {kind}")
         out.append(int(s))
+    for s in out:
+        if s < 0:
+            if name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {out}")
     check_size(int(np.prod(out)))
     return tuple(out)
 
@@ -156,25 +264,26 @@ def _default(dtype):
     return _dtypes.to_numpy_dtype(dtype) if dtype is not None else _dtypes.get_default_dtype().np
 
 
-def _filled(fill, size, dtype, requires_grad, device, kw):
-    if "size" in kw:
-        size = (kw.pop("size"),)
+def _filled(fill, size, dtype, requires_grad, device, kw, name):
+    keyword = "size" in kw
+    if keyword:
+        size = kw.pop("size")
     kw.pop("out", None)
     kw.pop("layout", None)
     kw.pop("pin_memory", None)
-    return _finish(np.full(_size(size), fill, dtype=_default(dtype)), None, requires_grad, device)
+    return _finish(np.full(_size(size, name, keyword), fill, dtype=_default(dtype)), None, requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, **kw):
-    return _filled(0, size, dtype, requires_grad, device, kw)
+    return _filled(0, size, dtype, requires_grad, device, kw, "zeros")
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, **kw):
-    return _filled(1, size, dtype, requires_grad, device, kw)
+    return _filled(1, size, dtype, requires_grad, device, kw, "ones")
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, **kw):
-    return _filled(0, size, dtype, requires_grad, device, kw)
+    return _filled(0, size, dtype, requires_grad, device, kw, "empty")
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, **kw):
@@ -185,8 +294,9 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, **kw
             dtype = _dtypes.int64
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    size = (size,) if isinstance(size, int) else tuple(size)
-    return _finish(np.full(_size(size), fill_value, dtype=_default(dtype)), None, requires_grad, device)
+    if not isinstance(size, (list, tuple)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    return _finish(np.full(_size((size,), "full"), fill_value, dtype=_default(dtype)), None, requires_grad, device)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, **kw):
@@ -217,15 +327,18 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
-    if "size" in kw:
-        size = (kw.pop("size"),)
-    return _finish(_rng.random(_size(size)).astype(_default(dtype)), None, requires_grad, device)
+    keyword = "size" in kw
+    if keyword:
+        size = kw.pop("size")
+    return _finish(_rng.random(_size(size, "rand", keyword)).astype(_default(dtype)), None, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
-    if "size" in kw:
-        size = (kw.pop("size"),)
-    return _finish(_rng.standard_normal(_size(size)).astype(_default(dtype)), None, requires_grad, device)
+    keyword = "size" in kw
+    if keyword:
+        size = kw.pop("size")
+    return _finish(_rng.standard_normal(_size(size, "randn", keyword)).astype(_default(dtype)), None, requires_grad,
+                   device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -278,26 +391,66 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     return _finish(_rng.integers(low, high, input._data.shape).astype(dt), None, requires_grad, device)
 
 
+_OPTIONS_DTYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+                  "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _tensor_options(dt):
+    return (f"TensorOptions(dtype={_OPTIONS_DTYPE.get(dt.name, dt.name)}, device=cpu, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
+
+
 def legacy_new(dt, args, kwargs):
-    """``torch.Tensor(...)`` / ``torch.FloatTensor(...)``: sizes or data, always of dtype ``dt``."""
+    """``torch.Tensor(...)`` (``dt`` None: the default dtype) / ``torch.FloatTensor(...)``: sizes or data.
+
+    As in PyTorch: no argument gives an empty 1-D tensor, ints or a ``torch.Size`` are sizes, a
+    tensor is aliased (``torch.Tensor`` keeps its dtype, a typed constructor insists on its own),
+    and anything else is data converted to the constructor's dtype.
+    """
+    from ._tensor import Size
+
     device = kwargs.pop("device", None)
     check_device(device)
-    if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
+    if "size" in kwargs and not args:
+        args = tuple(kwargs.pop("size"))
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got unexpected keyword "
+                        f"argument '{next(iter(kwargs))}'")
+    typed = dt is not None
+    dt = dt if typed else _dtypes.get_default_dtype()
+    if not args:
+        return _wrap(np.zeros((0,), dtype=dt.np))
+    if len(args) == 1 and isinstance(args[0], Size):
+        args = tuple(args[0])
+    elif len(args) == 1 and (isinstance(args[0], bool) or not isinstance(args[0], (int, np.integer))):
         data = args[0]
         if isinstance(data, Tensor):
-            return data if data._data.dtype == dt.np else _wrap(data._data.astype(dt.np))
-        if isinstance(data, tuple) and all(isinstance(s, int) for s in data) and False:
-            pass
+            if typed and data._data.dtype != dt.np:
+                raise TypeError(f"expected {_tensor_options(dt)} (got {_tensor_options(data.dtype)})")
+            from ._ops import alias
+
+            return alias(data)
+        if isinstance(data, (numbers.Number, np.generic)):
+            kind = type(data)
+            kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+            raise TypeError(f"new(): data must be a sequence (got {kind})")
         return _wrap(np.asarray(_infer(data), dtype=dt.np) if not isinstance(data, np.ndarray) else data.astype(dt.np))
-    return _wrap(np.zeros(_size(args), dtype=dt.np))
+    return _wrap(np.zeros(_size(args, "new"), dtype=dt.np))
+
+
+class _LegacyTensorType(type):
+    """``torch.FloatTensor`` and friends: calling one builds a tensor of its ``dtype``, and
+    ``isinstance(t, torch.FloatTensor)`` checks ``t``'s dtype, as in PyTorch."""
+
+    def __call__(cls, *args, **kwargs):
+        return legacy_new(cls.dtype, args, kwargs)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj._data.dtype == cls.dtype.np
 
 
 def _legacy(dt, name):
-    def ctor(*args, **kwargs):
-        return legacy_new(dt, args, kwargs)
-
-    ctor.__name__ = ctor.__qualname__ = name
-    return ctor
+    return _LegacyTensorType(name, (), {"dtype": dt, "__module__": "torch", "__slots__": ()})
 
 
 FloatTensor = _legacy(_dtypes.float32, "FloatTensor")

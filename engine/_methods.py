@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import _dtypes, _grad_mode, _ops
-from ._tensor import Tensor, check_device, device as _device_cls
+from ._tensor import Tensor, _wrap, check_device, device as _device_cls
 
 # ----- Methods that are the functional op with the tensor first -----
 for _name in (
@@ -13,7 +13,7 @@ for _name in (
     "remainder", "fmod", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
     "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "equal", "allclose", "isclose", "all",
-    "any", "sum", "mean", "prod", "max", "min", "amax", "argmax", "argmin", "var", "std", "logsumexp",
+    "any", "sum", "mean", "prod", "max", "min", "amax", "amin", "outer", "ger", "argmax", "argmin", "var", "std", "logsumexp",
     "norm", "cumsum", "softmax", "log_softmax", "mm", "mv", "dot", "bmm", "addmm", "matmul", "view",
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze",
     "expand", "broadcast_to", "repeat", "clone", "contiguous", "flip", "select", "narrow",
@@ -107,6 +107,15 @@ Tensor.new_empty = _new_factory("empty")
 def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     from ._factories import tensor
 
+    if isinstance(data, Tensor):
+        import warnings
+
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
+            UserWarning, stacklevel=2)
+        data = data._data
+
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
@@ -154,6 +163,48 @@ Tensor.__ror__ = lambda self, other: _ops.bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: _ops.bitwise_xor(other, self)
 
 
+# ----- NumPy ufuncs on tensors -----
+import operator as _operator  # noqa: E402
+
+_UFUNC_OPERATORS = {
+    "add": _operator.add, "subtract": _operator.sub, "multiply": _operator.mul, "divide": _operator.truediv,
+    "true_divide": _operator.truediv, "floor_divide": _operator.floordiv, "remainder": _operator.mod,
+    "power": _operator.pow, "matmul": _operator.matmul, "less": _operator.lt, "less_equal": _operator.le,
+    "greater": _operator.gt, "greater_equal": _operator.ge, "equal": _operator.eq, "not_equal": _operator.ne,
+}
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """``np.float64(2.) - t`` runs the tensor operator, graph and all, as PyTorch's reflected
+    operators do; ``np.exp(t)`` computes on the arrays (refused when ``t`` requires grad) and gives
+    a tensor back, with bool results as uint8, as PyTorch's ``__array__``/``__array_wrap__`` do."""
+    if method == "__call__" and not kwargs and len(inputs) == 2 and ufunc.__name__ in _UFUNC_OPERATORS:
+        a, b = (x.item() if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and not x.ndim) else x
+                for x in inputs)
+        if not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray):
+            return _UFUNC_OPERATORS[ufunc.__name__](a, b)
+    if "out" in kwargs:
+        return NotImplemented
+    arrays = [x.__array__() if isinstance(x, Tensor) else x for x in inputs]
+    out = getattr(ufunc, method)(*arrays, **kwargs)
+
+    def wrap(r):
+        r = np.asarray(r)
+        return _wrap(r.astype(np.uint8) if r.dtype == np.bool_ else r)
+
+    return tuple(wrap(r) for r in out) if isinstance(out, tuple) else wrap(out)
+
+
+def _array_wrap(self, array, context=None, return_scalar=False):
+    """What NumPy functions that are not ufuncs (``np.round(t)``, ``np.clip(t, 0, 1)``) give back."""
+    array = np.asarray(array)
+    return _wrap(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
+
+Tensor.__array_ufunc__ = _array_ufunc
+Tensor.__array_wrap__ = _array_wrap
+
+
 # ----- In-place ops: compute out of place, then write back and take over the history -----
 
 def _inplace(fn):
@@ -196,7 +247,7 @@ def _shape_changing_inplace(name):
 
     def method(self, *args):
         self._check_inplace()
-        out = fn(self, *args)
+        out = _ops.inplace_node(fn(self, *args))
         self._data = out._data
         self._bump()
         if out._grad_fn is not None:

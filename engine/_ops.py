@@ -134,7 +134,8 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
 
 def _binary_run(op, fwd, a, b, xa, xb, attrs, record_it=True):
     try:
-        out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
+        with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 nan, silently, as in PyTorch
+            out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
     except ValueError:
         raise _broadcast_error(np.shape(xa), np.shape(xb)) from None
     if type(out) is not np.ndarray:
@@ -144,7 +145,9 @@ def _binary_run(op, fwd, a, b, xa, xb, attrs, record_it=True):
 
 def _unary_float(op, fwd, x, attrs=None):
     x = as_tensor_arg(x)
-    return record(op, (x,), fwd(_float_data(x)), attrs)
+    with np.errstate(all="ignore"):
+        out = fwd(_float_data(x))
+    return record(op, (x,), out, attrs)
 
 
 # ----- Binary arithmetic -----
@@ -170,8 +173,28 @@ MAXIMUM = defop("MaximumBackward0",
 MINIMUM = defop("MinimumBackward0",
                 lambda g, ans, a, b: g * _tie_mask(a, b, lt),
                 lambda g, ans, a, b: g * _tie_mask(b, a, lt), saves=(0, 1))
-REMAINDER = defop("RemainderBackward0", lambda g, ans, a, b: g,
-                  lambda g, ans, a, b: neg(g) * floor_divide(a, b), saves=(0, 1))
+REMAINDER = defop("RemainderBackward1", lambda g, ans, a, b: g,
+                  lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="floor"), saves=(0, 1))
+DIV_ROUNDED = defop("DivBackward2", lambda g, ans, a, b: g * 0.0, lambda g, ans, a, b: g * 0.0)
+
+
+def _not_implemented(name):
+    def rule(g, ans, *args, **kw):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return rule
+
+
+FLOOR_DIVIDE = defop("NotImplemented", _not_implemented("floor_divide"), _not_implemented("floor_divide"),
+                     cpp_name="torch::autograd::NotImplemented")
+REMAINDER_SCALAR = defop("RemainderBackward0", lambda g, ans, a, other: g)
+FMOD = defop("FmodBackward1", lambda g, ans, a, b: g,
+             lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="trunc"), saves=(0, 1))
+FMOD_SCALAR = defop("FmodBackward0", lambda g, ans, a, other: g)
+# What C++ code inside PyTorch gets for ``tensor * double`` (e.g. in the label-smoothing loss).
+MUL_SCALAR = defop("MulBackward1", lambda g, ans, a, other: g * other)
+DIV_SCALAR = defop("DivBackward1", lambda g, ans, a, other: g / other)
+ADD_SCALAR = defop("AddBackward1", lambda g, ans, a, other: g)
 
 
 def _pow_grad(g, a, exponent):
@@ -193,11 +216,25 @@ def add(a, b, *, alpha=1):
                    a, b, None if alpha == 1 else {"alpha": alpha})
 
 
-def sub(a, b, *, alpha=1):
-    if isinstance(a, Tensor) and a._data.dtype == np.bool_ and isinstance(b, Tensor) and b._data.dtype == np.bool_:
+def _is_bool(x):
+    return isinstance(x, (bool, np.bool_)) or isinstance(x, Tensor) and x._data.dtype == np.bool_
+
+
+def _sub_check(a, b):
+    # A Python bool counts as a bool tensor, as PyTorch wraps it into one.
+    if _is_bool(a) and _is_bool(b):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
         )
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+            "use the `~` or `logical_not()` operator instead."
+        )
+
+
+def sub(a, b, *, alpha=1):
+    _sub_check(a, b)
     return _binary(SUB, (lambda x, y: x - y) if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
                    a, b, None if alpha == 1 else {"alpha": alpha})
 
@@ -206,6 +243,7 @@ def rsub(a, other, *, alpha=1):
     """``other - alpha * a`` for a Python scalar ``other`` (``2 - x`` is ``RsubBackward1``)."""
     if isinstance(other, Tensor):
         return sub(other, a, alpha=alpha)
+    _sub_check(a, other)
     dt = _result_np_dtype(a, other)
     out = np.asarray(other - alpha * a._data.astype(dt, copy=False)).astype(dt, copy=False)
     return record(RSUB, (a,), out, {"other": other, "alpha": alpha})
@@ -216,11 +254,29 @@ def mul(a, b):
 
 
 def div(a, b, *, rounding_mode=None):
-    if rounding_mode == "floor":
-        return floor_divide(a, b)
-    if rounding_mode == "trunc":
-        return _nograd(np.trunc(np.true_divide(_np_of(a), _np_of(b))).astype(_result_np_dtype(a, b)))
-    return _binary(DIV, np.true_divide, a, b, true_div=True)
+    if rounding_mode is None:
+        return _binary(DIV, np.true_divide, a, b, true_div=True)
+    if rounding_mode not in ("floor", "trunc"):
+        raise ValueError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    _no_bool(a, b, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
+    return _binary(DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div, a, b)
+
+
+def _floor_div(x, y):
+    return np.floor_divide(x, y)
+
+
+def _trunc_div(x, y):
+    if np.result_type(x, y).kind in "iu":
+        q = np.abs(x) // np.abs(y)
+        return np.where((np.asarray(x) < 0) != (np.asarray(y) < 0), -q, q)
+    return np.trunc(np.true_divide(x, y))
+
+
+def _no_bool(a, b, kernel):
+    if _is_bool(a) and _is_bool(b):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def true_divide(a, b):
@@ -233,22 +289,26 @@ def rdiv(a, other):
 
 
 def pow(a, exponent):
+    if isinstance(exponent, Tensor):
+        _no_bool(a, exponent, "pow")
     if isinstance(a, Tensor) and is_scalar(exponent):
         dt = _result_np_dtype(a, exponent)
         data = a._data if a._data.dtype == dt else a._data.astype(dt)
-        if exponent == 2:
-            out = data * data
-        elif exponent == 0.5 and dt.kind == "f":
-            out = np.sqrt(data)
-        else:
-            if dt.kind in "iu" and exponent < 0:
-                raise RuntimeError("Integers to negative integer powers are not allowed.")
-            out = np.power(data, exponent)
+        if dt.kind in "iu" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        with np.errstate(all="ignore"):  # (-1) ** 0.5 is nan and 0 ** -1 inf, silently, as in PyTorch
+            if exponent == 2:
+                out = data * data
+            elif exponent == 0.5 and dt.kind == "f":
+                out = np.sqrt(data)
+            else:
+                out = np.power(data, exponent)
         return record(POW, (a,), np.asarray(out, dtype=dt), {"exponent": exponent})
     if is_scalar(a):
         b = as_tensor_arg(exponent)
         dt = _dtypes.result_type(a, b).np
-        out = np.power(dt.type(a), b._data.astype(dt, copy=False))
+        with np.errstate(all="ignore"):
+            out = np.power(dt.type(a), b._data.astype(dt, copy=False))
         return record(RPOW, (b,), np.asarray(out, dtype=dt), {"base": a})
     return _binary(POW_T, np.power, a, exponent)
 
@@ -261,15 +321,44 @@ def minimum(a, b):
     return _binary(MINIMUM, np.minimum, a, b)
 
 
+def _with_scalar(op, fwd, a, other):
+    """``a`` (a tensor) with a Python scalar kept as an attribute: the node has one input."""
+    dt = _result_np_dtype(a, other)
+    out = np.asarray(fwd(a._data.astype(dt, copy=False), other)).astype(dt, copy=False)
+    return record(op, (a,), out, {"other": other})
+
+
+def _mul_scalar(a, other):
+    return _with_scalar(MUL_SCALAR, np.multiply, a, other)
+
+
+def _div_scalar(a, other):
+    return _with_scalar(DIV_SCALAR, np.true_divide, a, other)
+
+
+def _add_scalar(a, other):
+    return _with_scalar(ADD_SCALAR, np.add, a, other)
+
+
 def remainder(a, b):
+    _no_bool(a, b, "remainder_cpu")
+    if isinstance(a, Tensor) and is_scalar(b):
+        return _with_scalar(REMAINDER_SCALAR, np.remainder, a, b)
     return _binary(REMAINDER, np.remainder, a, b)
 
 
-fmod = remainder
+def fmod(a, b):
+    if isinstance(a, Tensor) and is_scalar(b):
+        return _with_scalar(FMOD_SCALAR, np.fmod, a, b)
+    return _binary(FMOD, np.fmod, a, b)
 
 
 def floor_divide(a, b):
-    return _nograd(np.asarray(np.floor_divide(_np_of(as_tensor_arg(a)), _np_of(as_tensor_arg(b)))))
+    """``a // b``; like PyTorch, its backward is not implemented (the node raises when reached)."""
+    _no_bool(a, b, "div_floor_cpu")
+    if isinstance(a, Tensor) and is_scalar(b):
+        return _with_scalar(FLOOR_DIVIDE, _floor_div, a, b)
+    return _binary(FLOOR_DIVIDE, _floor_div, a, b)
 
 
 def _nograd(data):
@@ -283,7 +372,9 @@ def _unary(name, node, fwd, vjp, saves=()):
 
     def f(x):
         x = as_tensor_arg(x)
-        return record(op, (x,), fwd(_float_data(x)))
+        with np.errstate(all="ignore"):  # log(0) is -inf and sqrt(-1) nan, silently, as in PyTorch
+            out = fwd(_float_data(x))
+        return record(op, (x,), out)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``{name}``; its backward node is ``{node}``."
@@ -330,11 +421,18 @@ SOFTPLUS = defop("SoftplusBackward0",
 SILU = defop("SiluBackward0", lambda g, ans, x: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), saves=(0,))
 ELU = defop("EluBackward0", lambda g, ans, x, alpha: g * where(x > 0, 1.0, ans + alpha), saves=(0, "result"))
 CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: g * _in_range(x, min, max), saves=(0,))
+CLAMP_T = defop("ClampBackward0",
+                lambda g, ans, x, lo, hi: where(_in_range(x, lo, hi), g, 0.0),
+                lambda g, ans, x, lo, hi: where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0),
+                lambda g, ans, x, lo, hi: where((x > hi) | (hi < lo) if lo is not None else x > hi, g, 0.0),
+                saves=(0, 1, 2))
 CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: g * (x >= min), saves=(0,))
 CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: g * (x <= max), saves=(0,))
 ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0.0)
             for name in ("floor", "ceil", "round", "trunc", "frac")}
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
+ROUND_DECIMALS = defop("RoundBackward1", lambda g, ans, x, decimals: g * 0.0)
+SIGN = defop("SignBackward0", lambda g, ans, x: g * 0.0)
 
 
 def _in_range(x, lo, hi):
@@ -400,12 +498,13 @@ def clamp(x, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = x
-        if min is not None:
-            out = maximum(out, min)
-        if max is not None:
-            out = minimum(out, max)
-        return out
+        lo, hi = (as_tensor_arg(v) if v is not None else None for v in (min, max))
+        out = x._data
+        if lo is not None:
+            out = np.maximum(out, _np_of(lo))
+        if hi is not None:
+            out = np.minimum(out, _np_of(hi))
+        return record(CLAMP_T, (x, lo, hi), out.astype(_result_np_dtype(x, lo if lo is not None else hi), copy=False))
     d = x._data
     return record(CLAMP, (x,), np.clip(d, min, max).astype(d.dtype, copy=False), {"min": min, "max": max})
 
@@ -433,13 +532,19 @@ def _rounding(name, fwd):
 
 _rounding("floor", np.floor)
 _rounding("ceil", np.ceil)
-_rounding("round", lambda d, decimals=0: np.round(d, decimals))
+_rounding("round", np.round)
 _rounding("trunc", np.trunc)
 _rounding("frac", lambda d: d - np.trunc(d))
 
 
+def round(x, *, decimals=0):
+    if decimals == 0:
+        return record(ROUNDING["round"], (x,), np.round(x._data))
+    return record(ROUND_DECIMALS, (x,), np.round(x._data, decimals), {"decimals": decimals})
+
+
 def sign(x):
-    return _wrap(np.sign(x._data))
+    return record(SIGN, (x,), np.sign(x._data))
 
 
 def isnan(x):
@@ -555,6 +660,10 @@ PROD_DIM = defop("ProdBackward1", lambda g, ans, x, dims, keepdim: _prod_grad(g,
                  saves=(0, "result"))
 AMAX = defop("MaxBackward1", lambda g, ans, x: _extreme_grad(g, ans, x), saves=(0, "result"))
 AMIN = defop("MinBackward1", lambda g, ans, x: _extreme_grad(g, ans, x), saves=(0, "result"))
+AMAX_DIMS = defop("AmaxBackward0", lambda g, ans, x, dims, keepdim: _amax_grad(g, ans, x, dims, keepdim),
+                  saves=(0, "result"))
+AMIN_DIMS = defop("AminBackward0", lambda g, ans, x, dims, keepdim: _amax_grad(g, ans, x, dims, keepdim),
+                  saves=(0, "result"))
 MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
                 outputs=(0,))
 MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
@@ -568,9 +677,7 @@ STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim:
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
                   _expand_back(g, x.shape, dims, keepdim) * exp(x - _expand_back(ans, x.shape, dims, keepdim)),
                   saves=(0, "result"))
-NORM = defop("LinalgVectorNormBackward0", lambda g, ans, x, dims, keepdim:
-             _expand_back(g, x.shape, dims, keepdim) * x / where(_expand_back(ans, x.shape, dims, keepdim) == 0, 1.0,
-                                                                  _expand_back(ans, x.shape, dims, keepdim)),
+NORM = defop("LinalgVectorNormBackward0", lambda g, ans, x, ord, dims, keepdim: _norm_grad(g, ans, x, ord, dims, keepdim),
              saves=(0, "result"))
 CUMSUM = defop("CumsumBackward0", lambda g, ans, x, dim: flip(cumsum(flip(g, (dim,)), dim), (dim,)))
 
@@ -579,25 +686,63 @@ def _prod_grad(g, ans, x, dims, keepdim):
     gx = _expand_back(g, x.shape, dims, keepdim)
     ax = _expand_back(ans, x.shape, dims, keepdim)
     if not bool((x._data == 0).any()):
-        return gx * ax / x
-    # With zeros present, the product of the other elements is computed directly.
-    d = x._data
-    axes = tuple(range(d.ndim)) if dims is None else dims
-    others = np.empty_like(d)
-    for idx in np.ndindex(*d.shape):
-        mask = np.ones(d.shape, bool)
-        sel = tuple(slice(None) if a in axes else idx[a] for a in range(d.ndim))
-        region = np.zeros(d.shape, bool)
-        region[sel] = True
-        mask &= region
-        mask[idx] = False
-        others[idx] = d[mask].prod()
-    return gx * _wrap(others)
+        return gx * (ax / x)
+    return gx * _prod_of_others(x, tuple(range(x._data.ndim)) if dims is None else dims)
+
+
+def _prod_of_others(x, dims):
+    """For each element, the product of the other elements of its reduced group (safe with zeros)."""
+    nd = x._data.ndim
+    keep = tuple(a for a in range(nd) if a not in dims)
+    order = keep + tuple(dims)
+    shape = x._data.shape
+    n = int(np.prod([shape[a] for a in dims]))
+    xs = reshape(permute(x, order), tuple(shape[a] for a in keep) + (n,))
+    if _grad_mode._enabled:
+        # Differentiable (create_graph=True): row i of an n x n stack holds the group with x_i set to 1.
+        rows = where(_wrap(np.eye(n, dtype=bool)), 1.0, expand(unsqueeze(xs, -2), xs.shape[:-1] + (n, n)))
+        others = prod(rows, -1)
+    else:
+        # O(n): exclusive cumulative products from the left and from the right.
+        d = xs._data
+        ones = np.ones(d.shape[:-1] + (1,), d.dtype)
+        left = np.cumprod(np.concatenate([ones, d[..., :-1]], -1), -1)
+        right = np.flip(np.cumprod(np.concatenate([ones, np.flip(d[..., 1:], -1)], -1), -1), -1)
+        others = _wrap(left * right)
+    return permute(reshape(others, tuple(shape[a] for a in order)), tuple(np.argsort(order)))
+
+
+def _norm_grad(g, ans, x, p, dims, keepdim):
+    # PyTorch's norm_backward, case by case.
+    g = _expand_back(g, x.shape, dims, keepdim)
+    n = _expand_back(ans, x.shape, dims, keepdim)
+    if p == 0:
+        return None  # PyTorch returns an undefined grad: the input's .grad stays None
+    if p == 1:
+        return sign(x) * g
+    if p == 2:
+        return g * masked_fill(x / n, n == 0, 0.0)
+    if math.isinf(p):
+        a = abs(x)
+        mask = (a == n).to(x.dtype)
+        count = sum(mask, dims, keepdim=True) if dims is not None else sum(mask)
+        return sign(x) * (g / count * mask)
+    if p < 1:
+        return sign(x) * masked_fill(pow(abs(x), p - 1), x == 0, 0.0) * g * pow(n, 1 - p)
+    scaled = sign(x) * pow(abs(x), p - 1) if p < 2 else x * pow(abs(x), p - 2)
+    return scaled * masked_fill(g / pow(n, p - 1), n == 0, 0.0)
 
 
 def _extreme_grad(g, ans, x):
     mask = (x == ans).to(x.dtype)
     return mask * (g / mask.sum())
+
+
+def _amax_grad(g, ans, x, dims, keepdim):
+    # Ties share the gradient evenly, as in PyTorch's scale_grad_by_count.
+    mask = (x == _expand_back(ans, x.shape, dims, keepdim)).to(x.dtype)
+    count = sum(mask, dims, keepdim=True) if dims is not None else sum(mask)
+    return _expand_back(g, x.shape, dims, keepdim) / count * mask
 
 
 def _indices_grad(g, shape, dim, keepdim, indices):
@@ -615,10 +760,12 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
     elif d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
-    if dim is None:
-        return record(SUM, (x,), np.asarray(d.sum(), dtype=d.dtype))
-    dims = norm_dims(dim, d.ndim)
-    return record(SUM_DIM, (x,), d.sum(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+    with np.errstate(all="ignore"):  # inf + -inf is nan, silently, as in PyTorch
+        if dim is None:
+            return record(SUM, (x,), np.asarray(d.sum(), dtype=d.dtype))
+        dims = norm_dims(dim, d.ndim)
+        out = d.sum(axis=dims, keepdims=keepdim)
+    return record(SUM_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
 
 
 def _float_check(x, fname):
@@ -629,17 +776,23 @@ def _float_check(x, fname):
         )
 
 
+_NO_CONTEXT = __import__("contextlib").nullcontext()
+
+
 def mean(x, dim=None, keepdim=False, *, dtype=None):
     x = as_tensor_arg(x)
     if dtype is not None:
         x = x.to(dtype)
     _float_check(x, "mean")
     d = x._data
-    if dim is None:
-        return record(MEAN, (x,), np.asarray(d.mean(), dtype=d.dtype))
-    dims = norm_dims(dim, d.ndim)
-    return record(MEAN_DIM, (x,), d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False),
-                  {"dims": dims, "keepdim": keepdim})
+    with np.errstate(all="ignore"), warnings.catch_warnings() if d.size == 0 else _NO_CONTEXT:
+        if d.size == 0:  # the mean of nothing is nan, silently, as in PyTorch
+            warnings.simplefilter("ignore", RuntimeWarning)
+        if dim is None:
+            return record(MEAN, (x,), np.asarray(d.mean(), dtype=d.dtype))
+        dims = norm_dims(dim, d.ndim)
+        out = d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False)
+    return record(MEAN_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
@@ -696,8 +849,18 @@ def min(x, dim=None, keepdim=False, *, other=None):
     return _extreme(x, dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
 
 
+def _amax(op, npf, x, dim, keepdim):
+    d = x._data
+    dims = None if dim is None or not isinstance(dim, int) and len(dim) == 0 else norm_dims(dim, d.ndim)
+    return record(op, (x,), np.asarray(npf(d, axis=dims, keepdims=keepdim)), {"dims": dims, "keepdim": keepdim})
+
+
 def amax(x, dim=(), keepdim=False):
-    return max(x) if dim in ((), None) else max(x, dim, keepdim).values
+    return _amax(AMAX_DIMS, np.max, x, dim, keepdim)
+
+
+def amin(x, dim=(), keepdim=False):
+    return _amax(AMIN_DIMS, np.min, x, dim, keepdim)
 
 
 def argmax(x, dim=None, keepdim=False):
@@ -752,14 +915,28 @@ def logsumexp(x, dim, keepdim=False):
 
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
-    if p not in ("fro", 2, 2.0):
-        a = abs(x)
-        s = sum(pow(a, p), dim, keepdim) if dim is not None else sum(pow(a, p))
-        return pow(s, 1.0 / p)
-    d = _float_data(x)
+    """The vector p-norm over ``dim`` (all elements by default): one ``LinalgVectorNormBackward0`` node."""
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            p = 2
+        else:
+            # PyTorch sends these to linalg.matrix_norm.
+            dims = list(range(x._data.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+            if len(dims) != 2:
+                raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
+            raise NotImplementedError(f"norm with p='{p}' (a matrix norm) is not available in this engine")
+    d = _float_data(x.to(dtype) if dtype is not None else x)
     dims = norm_dims(dim, d.ndim)
-    out = np.sqrt(np.sum(d * d, axis=dims, keepdims=keepdim))
-    return record(NORM, (x,), np.asarray(out, dtype=d.dtype), {"dims": dims, "keepdim": keepdim})
+    a = np.abs(d)
+    if p == 2:
+        out = np.sqrt(np.sum(d * d, axis=dims, keepdims=keepdim))
+    elif math.isinf(p):
+        out = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
+    elif p == 0:
+        out = np.sum(a != 0, axis=dims, keepdims=keepdim)
+    else:
+        out = np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
+    return record(NORM, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim})
 
 
 def cumsum(x, dim, *, dtype=None):
@@ -875,7 +1052,8 @@ def addmm(c, a, b, *, beta=1, alpha=1):
 
 
 def matmul(a, b):
-    """``a @ b`` dispatched as PyTorch does: ``dot``, ``mv``, ``mm``, or batched ``bmm``."""
+    """``a @ b`` dispatched as PyTorch's ``_matmul_impl`` does (``dot``, ``mv``, ``mm``, a folded ``mm``/``mv``
+    or a batched ``bmm``), so the graph shows the same nodes."""
     a, b = as_tensor_arg(a), as_tensor_arg(b)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
@@ -885,43 +1063,80 @@ def matmul(a, b):
     if da == 2 and db == 1:
         return mv(a, b)
     if da == 1 and db == 2:
-        return squeeze(mm(unsqueeze(a, 0), b), (0,))
+        return inplace_node(squeeze(mm(unsqueeze(a, 0), b), 0))  # PyTorch squeezes in place
     if da == 2 and db == 2:
         return mm(a, b)
-    if da >= 3 and db <= 2:
-        sa = a._data.shape
-        if db == 1:
-            return _unsafe_view(mv(reshape(a, (-1, sa[-1])), b), sa[:-1])
-        if sa[-1] != b._data.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({int(np.prod(sa[:-1]))}x{sa[-1]} and {b._data.shape[0]}x{b._data.shape[1]})")
-        return _unsafe_view(mm(reshape(a, (-1, sa[-1])), b), sa[:-1] + (b._data.shape[1],))
-    # General batched case: broadcast the batch dims, fold them into one, bmm, unfold.
-    a2 = unsqueeze(a, 0) if da == 1 else a
-    b2 = unsqueeze(b, -1) if db == 1 else b
-    sa, sb = a2._data.shape, b2._data.shape
+    if _should_fold(a, b):
+        # Fold the batch of the larger operand into the rows of one mm/mv.
+        tr = db > da
+        t1 = transpose(b, -2, -1) if tr else a
+        t2 = (t(a) if da == 2 else a) if tr else b
+        s1 = t1._data.shape
+        folded = reshape(t1, (int(np.prod(s1[:-1])), s1[-1]))
+        if t2._data.ndim == 2:
+            out = _unsafe_view(mm(folded, t2), s1[:-1] + (t2._data.shape[1],))
+            return contiguous(transpose(out, -2, -1)) if tr else out
+        return _unsafe_view(mv(folded, t2), s1[:-1])
+    # Broadcast the batch dims, flatten them into one, bmm, restore.
+    sa, sb = a._data.shape, b._data.shape
+    n = sa[-2] if da > 1 else 1
+    m1, m2 = sa[-1], (sb[-2] if db > 1 else sb[0])
+    p = sb[-1] if db > 1 else 1
     try:
-        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+        batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
     except ValueError:
         raise _broadcast_error(sa[:-2], sb[:-2]) from None
-    if sa[-1] != sb[-2]:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, {sa[-1]}] but got: [{int(np.prod(batch))}, {sb[-2]}].")
-    a3 = _fold(a2, batch)
-    b3 = _fold(b2, batch)
-    out = _unsafe_view(bmm(a3, b3), tuple(batch) + (sa[-2], sb[-1]))
-    if da == 1:
-        out = squeeze(out, -2)
+    nb = int(np.prod(batch))
+    a3 = reshape(expand(a, batch + (n, m1)), (nb, n, m1))
     if db == 1:
-        out = squeeze(out, -1)
+        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), (nb, m2)), 2)
+    else:
+        b3 = reshape(expand(b, batch + (m2, p)), (nb, m2, p))
+    shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    out = bmm(a3, b3)
+    return _unsafe_view(squeeze(out, -1) if db == 1 else out, shape)
+
+
+# The node names PyTorch gives the in-place forms of view ops (``y.squeeze_(0)`` is SqueezeBackward4).
+_INPLACE_NAMES = {
+    "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+    "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1",
+    "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1",
+}
+
+
+def inplace_node(out):
+    """Rename ``out``'s node to the in-place form of its op; the rule stays the same."""
+    fn = out._grad_fn
+    if fn is not None and type(fn).__name__ in _INPLACE_NAMES:
+        fn.__class__ = node_class(_INPLACE_NAMES[type(fn).__name__])
     return out
 
 
-def _fold(x, batch):
-    shape = tuple(batch) + x._data.shape[-2:]
-    if x._data.shape != shape:
-        x = expand(x, shape)
-    return reshape(x, (-1,) + x._data.shape[-2:])
+def outer(a, b):
+    """``a[:, None] * b``, built as PyTorch builds it (a ``ViewBackward0`` of ``a`` times ``b``)."""
+    return mul(reshape(a, (a._data.shape[0], 1)), b)
+
+
+ger = outer
+
+
+def _should_fold(a, b):
+    """PyTorch's ``should_fold``: fold when one operand is >= 3-D and the other 1-D or 2-D, and either
+    the smaller one requires grad or the folding costs no copy."""
+    a_larger = a._data.ndim >= b._data.ndim
+    t1 = a._data if a_larger else np.swapaxes(b._data, -1, -2)
+    small = b if a_larger else a
+    if not (t1.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small._requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if t1.size == 0:
+        return True
+    st = [s // t1.itemsize for s in t1.strides]
+    return builtins.all(st[i] == st[i + 1] * t1.shape[i + 1] for i in range(t1.ndim - 1))
 
 
 # ----- Shape and view ops -----
@@ -957,12 +1172,13 @@ def _infer_shape(shape, n):
 
 VIEW = defop("ViewBackward0", lambda g, ans, x, shape: reshape(g, x.shape))
 UNSAFE_VIEW = defop("UnsafeViewBackward0", lambda g, ans, x, shape: reshape(g, x.shape))
+RESHAPE_ALIAS = defop("ReshapeAliasBackward0", lambda g, ans, x, shape: reshape(g, x.shape))
 TRANSPOSE = defop("TransposeBackward0", lambda g, ans, x, d0, d1: transpose(g, d0, d1))
 T = defop("TBackward0", lambda g, ans, x: t(g))
 PERMUTE = defop("PermuteBackward0", lambda g, ans, x, dims: permute(g, tuple(np.argsort(dims))))
 SQUEEZE = defop("SqueezeBackward0", lambda g, ans, x: reshape(g, x.shape))
 SQUEEZE_DIM = defop("SqueezeBackward1", lambda g, ans, x, dim: reshape(g, x.shape))
-SQUEEZE_DIMS = defop("SqueezeBackward4", lambda g, ans, x, dims: reshape(g, x.shape))
+SQUEEZE_DIMS = defop("SqueezeBackward2", lambda g, ans, x, dims: reshape(g, x.shape))
 UNSQUEEZE = defop("UnsqueezeBackward0", lambda g, ans, x, dim: squeeze(g, dim))
 EXPAND = defop("ExpandBackward0", lambda g, ans, x, shape: sum_to(g, x.shape))
 REPEAT = defop("RepeatBackward0", lambda g, ans, x, repeats: _repeat_grad(g, x.shape, repeats))
@@ -985,13 +1201,16 @@ def view(x, *shape):
 
 
 def reshape(x, *shape):
+    """A view when the strides allow one (``ViewBackward0`` if ``x`` is contiguous, else
+    ``ReshapeAliasBackward0``), otherwise a copy (``UnsafeViewBackward0`` over ``CloneBackward0``)."""
     shape = _infer_shape(_shape_arg(shape), x._data.size)
     out = x._data.view()
     try:
         out.shape = shape
     except AttributeError:
         return _unsafe_view(clone(x), shape)
-    return _view_of(record(VIEW, (x,), out, {"shape": shape}), x)
+    op = VIEW if x._data.flags.c_contiguous else RESHAPE_ALIAS
+    return _view_of(record(op, (x,), out, {"shape": shape}), x)
 
 
 def _unsafe_view(x, shape):
@@ -1107,6 +1326,14 @@ def clone(x, *, memory_format=None):
     return record(CLONE, (x,), x._data.copy())
 
 
+ALIAS = defop("AliasBackward0", lambda g, ans, x: g)
+
+
+def alias(x):
+    """A view of all of ``x`` (what ``torch.Tensor(t)`` returns): ``AliasBackward0`` when ``x`` requires grad."""
+    return _view_of(record(ALIAS, (x,), x._data.view()), x)
+
+
 def contiguous(x, memory_format=None):
     return x if x._data.flags.c_contiguous else clone(x)
 
@@ -1201,6 +1428,12 @@ def getitem(x, index):
         return record(INDEX, (x,), data, {"index": items})
     consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis)
     nd = x._data.ndim
+    if consumed and not nd:  # loss.data[0], from pre-0.4 code, gets PyTorch's hint
+        first = next(i for i in items if i is not None and i is not Ellipsis)
+        if isinstance(first, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                         "C++ to convert a 0-dim tensor to a number")
     if consumed > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out, dim, acted = x, 0, False
@@ -1478,6 +1711,8 @@ MSE = defop("MseLossBackward0",
             saves=(0, 1))
 NLL = defop("NllLossBackward0", lambda g, ans, x, target, weight, ignore_index, reduction, total:
             _nll_grad(g, x, target, weight, ignore_index, reduction, total))
+NLL2D = defop("NllLoss2DBackward0", lambda g, ans, x, target, weight, ignore_index, reduction, total:
+              _nll_grad(g, x, target, weight, ignore_index, reduction, total))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -1532,6 +1767,23 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """Negative log likelihood of class indices; like PyTorch, 4-D input is ``nll_loss2d`` and 3-D or
+    5-D+ input is viewed as 4-D first."""
+    nd = input._data.ndim
+    if nd == 4:
+        return _nll_loss(NLL2D, input, target, weight, ignore_index, reduction)
+    if nd == 3 or nd > 4:
+        n, c = input._data.shape[:2]
+        out_size = (n,) + input._data.shape[2:]
+        if target._data.shape[1:] != input._data.shape[2:]:
+            raise RuntimeError(f"Expected target size {list(out_size)}, got {list(target._data.shape)}")
+        x4 = view(contiguous(input), (n, c, 1, -1))
+        out = _nll_loss(NLL2D, x4, _wrap(target._data.reshape(n, 1, -1)), weight, ignore_index, reduction)
+        return view(out, out_size) if reduction == "none" else out
+    return _nll_loss(NLL, input, target, weight, ignore_index, reduction)
+
+
+def _nll_loss(op, input, target, weight, ignore_index, reduction):
     x, tgt = input._data, target._data
     if tgt.dtype.kind not in "iu":
         raise RuntimeError(
@@ -1557,7 +1809,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     else:
         out = picked.reshape(tgt.shape).astype(x.dtype)
     attrs = {"target": tgt, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
-    return record(NLL, (input,), out, attrs)
+    return record(op, (input,), out, attrs)
 
 
 def _nll_grad(g, x, target, weight, ignore_index, reduction, total):
@@ -1585,9 +1837,50 @@ def _nll_grad(g, x, target, weight, ignore_index, reduction, total):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    if target._data.dtype.kind == "f":
-        logp = log_softmax(input, 1 if input._data.ndim > 1 else 0)
-        loss = neg(sum(logp * target, 1 if input._data.ndim > 1 else 0))
-        return mean(loss) if reduction == "mean" else sum(loss) if reduction == "sum" else loss
-    logp = log_softmax(input, 1 if input._data.ndim > 1 else 0)
-    return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    """``log_softmax`` then ``nll_loss``, or PyTorch's composite graphs for class probabilities
+    (a target shaped like the input) and for label smoothing."""
+    cdim = 0 if input._data.ndim == 1 else 1
+    logp = log_softmax(input, cdim)
+    if target._data.shape == input._data.shape:
+        return _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, cdim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0.0:
+        return nll
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    n_classes = input._data.shape[cdim]
+    ignore = target._data == ignore_index
+    if weight is not None:
+        shape = [1] * logp._data.ndim
+        shape[cdim] = n_classes
+        smooth = neg(sum(logp * view(weight, shape), cdim))
+    else:
+        smooth = neg(sum(logp, cdim))
+    smooth = masked_fill(smooth, _wrap(ignore), 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            denom = _wrap(np.asarray(_np_of(weight)[target._data[~ignore]].sum()))
+        else:
+            denom = _wrap(np.asarray((~ignore).sum(), dtype=np.int64))
+        smooth = div(sum(smooth), denom)
+    elif reduction == "sum":
+        smooth = sum(smooth)
+    return add(_mul_scalar(nll, 1 - label_smoothing), _mul_scalar(smooth, label_smoothing / n_classes))
+
+
+def _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, cdim):
+    if target._data.dtype.kind != "f":
+        name = _dtypes.from_numpy_dtype(target._data.dtype)._legacy.replace("Tensor", "")
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, got {name}")
+    n_classes = logp._data.shape[cdim]
+    if label_smoothing > 0.0:
+        target = _add_scalar(_mul_scalar(target, 1 - label_smoothing), label_smoothing / n_classes)
+    loss = logp * target
+    if weight is not None:
+        shape = [1] * logp._data.ndim
+        shape[cdim] = n_classes
+        loss = loss * view(weight, shape)
+    if reduction == "none":
+        return neg(sum(loss, cdim))
+    loss = neg(sum(loss))
+    return _div_scalar(loss, logp._data.size // n_classes) if reduction == "mean" else loss

@@ -47,6 +47,10 @@ class Size(tuple):
         return Size(tuple(self) + tuple(other))
 
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
+                 "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
 class device:
     """Only the CPU exists here; ``device('cpu')`` and ``'cpu'`` are accepted everywhere."""
 
@@ -59,8 +63,10 @@ class device:
         if ":" in type:
             type, idx = type.split(":", 1)
             index = int(idx)
-        if type not in ("cpu", "cuda", "mps", "meta"):
-            raise RuntimeError(f"Expected one of cpu, cuda, mps, meta device type at start of device string: {type}")
+        if type not in _DEVICE_TYPES:
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
+                f"vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: {type}")
         self.type = type
         self.index = index
 
@@ -216,9 +222,9 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 saved.append(_Saved(t) if isinstance(t, Tensor) else t)
         node._saved = saved
     if _grad_mode._anomaly["enabled"]:
-        import traceback
+        from .autograd.anomaly_mode import record_trace
 
-        node._trace = "".join(traceback.format_stack()[:-3])
+        record_trace(node)
     if n_outputs == 1:
         if outs._data.dtype.kind == "f":
             outs._grad_fn = node
@@ -270,11 +276,15 @@ def _version_message(t, expected, node):
         if name.endswith("Backward0") and not hasattr(fn, "_is_custom"):
             name = name[: -len("Backward0")]
         desc += f", which is output {t._output_nr} of {name},"
+    if _grad_mode._anomaly["enabled"]:
+        hint = ("the backtrace further above shows the operation that failed to compute its gradient. The "
+                "variable in question was changed in there or anywhere later. Good luck!")
+    else:
+        hint = ("enable anomaly detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: {desc} is at version {t._vc[0]}; expected version {expected} instead. Hint: enable "
-        "anomaly detection to find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"operation: {desc} is at version {t._vc[0]}; expected version {expected} instead. Hint: {hint}"
     )
 
 
@@ -298,13 +308,13 @@ class Tensor:
     _retains_grad = False
     _hooks = None
     _accumulator = None
-    __array_ufunc__ = None  # NumPy defers to our reflected operators instead of eating the tensor
+    __array_ufunc__ = None  # replaced in _methods: NumPy operators run ours, ufuncs give tensors back
     __array_priority__ = 1000
 
     def __new__(cls, *args, **kwargs):
         from ._factories import legacy_new
 
-        t = legacy_new(_dtypes.float32, args, kwargs)
+        t = legacy_new(None, args, kwargs)  # None: the default dtype, as torch.Tensor(...) follows it
         if cls is not Tensor:
             sub = object.__new__(cls)
             for k in Tensor.__slots__[:-2]:
@@ -455,6 +465,8 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
+        if not self._data.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[self._wrap_dim(dim)]
 
     def _wrap_dim(self, dim, ndim=None):
@@ -508,7 +520,9 @@ class Tensor:
 
     def stride(self, dim=None):
         st = tuple(s // self._data.itemsize for s in self._data.strides)
-        return st if dim is None else st[dim]
+        if dim is not None and not self._data.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return st if dim is None else st[self._wrap_dim(dim)]
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
@@ -519,10 +533,34 @@ class Tensor:
     def get_device(self):
         return -1
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """The legacy type name (``'torch.FloatTensor'``), or a cast to a dtype, a legacy type
+        (``torch.DoubleTensor``) or its name; ``self`` when the type is already right."""
         if dtype is None:
             return f"torch.{_dtypes.from_numpy_dtype(self._data.dtype)._legacy}"
+        if isinstance(dtype, str):
+            by_name = {f"torch.{d._legacy}": d for d in _dtypes._FROM_NP.values()}
+            if dtype not in by_name:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = by_name[dtype]
+        elif not isinstance(dtype, _dtypes.dtype) and isinstance(getattr(dtype, "dtype", None), _dtypes.dtype):
+            dtype = dtype.dtype  # torch.DoubleTensor and friends
+        if dtype.np == self._data.dtype:
+            return self
         return self.to(dtype)
+
+    @property
+    def is_cpu(self):
+        return True
+
+    def pin_memory(self, device=None):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def new(self, *args, **kwargs):
+        """Legacy ``x.new(2, 3)`` / ``x.new([1, 2])``: like ``torch.Tensor(...)`` with ``x``'s dtype."""
+        from ._factories import legacy_new
+
+        return legacy_new(_dtypes.from_numpy_dtype(self._data.dtype), args, kwargs)
 
     # ----- conversion to Python / NumPy -----
     def item(self):
@@ -546,8 +584,9 @@ class Tensor:
     def _scalar(self, kind):
         if self._data.size != 1:
             if kind == "bool":
-                raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+                many = "no values" if self._data.size == 0 else "more than one value"
+                raise RuntimeError(f"Boolean value of Tensor with {many} is ambiguous")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self._data.reshape(()).item()
 
     def __bool__(self):
@@ -593,14 +632,17 @@ class Tensor:
             self._data,
             _dtypes.from_numpy_dtype(self._data.dtype).name,
             requires_grad=self._requires_grad,
-            grad_fn_name=fn.name() if fn is not None and not isinstance(fn, AccumulateGrad) else None,
+            # PyTorch prints type(grad_fn).__name__: "CopySlices", not name()'s "torch::autograd::CopySlices"
+            grad_fn_name=type(fn).__name__ if fn is not None and not isinstance(fn, AccumulateGrad) else None,
             default_dtype_name=_dtypes.get_default_dtype().name,
         )
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
+        # As PyTorch: a 0-d tensor formats as its Python number (f"{loss}" shows 0.2469...), others
+        # as str(self), and a format spec on those is a TypeError naming Tensor.__format__.
+        if self._data.ndim == 0 and type(self) is Tensor:
             return format(self._data.item(), spec)
-        return object.__format__(repr(self), spec)
+        return object.__format__(self, spec)
 
     def __deepcopy__(self, memo):
         t = _wrap(self._data.copy(), self._requires_grad)
@@ -641,3 +683,19 @@ class Tensor:
 
 def _rebuild(data, requires_grad):
     return _wrap(data, requires_grad)
+
+
+def _rebuild_size(dims):
+    return Size(dims)
+
+
+def _rebuild_device(type, index):
+    return device(type, index)
+
+
+# ``type(x)`` shows "<class 'torch.Tensor'>", as in PyTorch. Pickling goes through the
+# module-level helpers above, so it never looks these classes up under the name "torch".
+for _cls in (Tensor, Size, device):
+    _cls.__module__ = "torch"
+Size.__reduce__ = lambda self: (_rebuild_size, (tuple(self),))
+device.__reduce__ = lambda self: (_rebuild_device, (self.type, self.index))

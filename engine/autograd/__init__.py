@@ -7,10 +7,11 @@
 """
 from .. import _grad_mode
 from .._tensor import Tensor
-from . import anomaly_mode, function, grad_mode, graph, variable
+from . import anomaly_mode, function, functional, grad_mode, graph, variable
 from ._engine import make_grads, run_backward
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, once_differentiable
+from .gradcheck import gradcheck, gradgradcheck
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .variable import Variable
 
@@ -58,15 +59,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                         allow_unused=allow_unused, materialize_grads=materialize_grads)
 
 
-def __getattr__(name):
-    # functional and gradcheck import lazily: they are not needed to run a backward.
-    if name in ("functional", "gradcheck", "gradgradcheck"):
-        import importlib
-
-        mod = importlib.import_module(f"{__name__}.{'functional' if name == 'functional' else 'gradcheck'}")
-        return mod if name in ("functional",) else getattr(mod, name) if name != "gradcheck" else mod.gradcheck
-    raise AttributeError(f"module 'torch.autograd' has no attribute '{name}'")
-
-
 __all__ = ["Variable", "Function", "backward", "grad_mode", "grad", "no_grad", "enable_grad",
-           "set_grad_enabled", "detect_anomaly", "set_detect_anomaly", "once_differentiable"]
+           "set_grad_enabled", "detect_anomaly", "set_detect_anomaly", "once_differentiable", "functional",
+           "gradcheck", "gradgradcheck"]

@@ -5,7 +5,6 @@ delivered its gradient, in PyTorch's order (latest-created first, ``AccumulateGr
 No recursion, so a 100,000-op chain is fine in CPython and in Pyodide.
 """
 import heapq
-import warnings
 
 import numpy as np
 
@@ -141,7 +140,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         _accumulate(inputs[ks[0]], g, create_graph)
                 if not accumulate and isinstance(node, AccumulateGrad):
                     continue
-            outs = apply_node(node, grads, create_graph, needed, hooks_done=hooked)
+            try:
+                outs = apply_node(node, grads, create_graph, needed, hooks_done=hooked)
+            except Exception:
+                if _grad_mode._anomaly["enabled"]:
+                    from .anomaly_mode import warn_trace
+
+                    warn_trace(node)
+                raise
             if not retain_graph:
                 node._release()
             for (child, nr), g in zip(node.next_functions, outs):
@@ -292,10 +298,6 @@ def _apply_rule(node, grads, needed):
 def _check_nan(node, outs):
     for i, g in enumerate(outs):
         if g is not None and np.isnan(g._data).any():
-            if node._trace:
-                warnings.warn(
-                    f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{node._trace}",
-                    UserWarning, stacklevel=2)
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 

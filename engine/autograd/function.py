@@ -5,13 +5,13 @@ attributes set on it in ``forward`` are read back in ``backward`` and by users.
 """
 import functools
 import inspect
-import traceback
 
 import numpy as np
 
 from .. import _grad_mode
 from .._graph import Node, freed_error
 from .._tensor import Tensor, _Saved, _version_message, _wrap
+from .anomaly_mode import record_trace
 
 _ONCE = "trying to differentiate twice a function that was marked with @once_differentiable"
 
@@ -98,6 +98,9 @@ class BackwardCFunction(Node, FunctionCtx):
         return tuple(out)
 
     saved_variables = saved_tensors
+
+    def __call__(self, *args):
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
 
     def _release(self):
         self._saved = None
@@ -258,7 +261,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             ctx._input_meta = tuple((t._data.shape, t._data.dtype) for t in tensors)
             ctx.next_functions = tuple(_edge(t) for t in tensors)
             if _grad_mode._anomaly["enabled"]:
-                ctx._trace = "".join(traceback.format_stack()[:-1])
+                record_trace(ctx)
         with _grad_mode.no_grad():
             if uses_setup:
                 output = cls.forward(*args, **kwargs)

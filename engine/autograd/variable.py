@@ -11,6 +11,11 @@ class Variable(metaclass=_VariableMeta):
     """``Variable(t, requires_grad=True)`` returns a tensor sharing ``t``'s data, as in PyTorch."""
 
     def __new__(cls, data=None, requires_grad=False, volatile=False):
+        if volatile:
+            import warnings
+
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                          UserWarning, stacklevel=2)
         if data is None:
             from .._factories import tensor
 

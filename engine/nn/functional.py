@@ -8,6 +8,10 @@ def linear(input, weight, bias=None):
     """``input @ weight.T + bias`` (``AddmmBackward0`` for a 2-D input with bias, as in PyTorch)."""
     if input.dim() == 2 and bias is not None:
         return addmm(bias, input, weight.t())
+    if input.dim() == 3 and bias is not None and input.is_contiguous():
+        n, m, k = input.shape
+        out = addmm(bias, input.view(n * m, k), weight.t())
+        return out.view(n, m, out.shape[1])
     out = matmul(input, weight.t())
     return out + bias if bias is not None else out
 

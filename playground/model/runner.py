@@ -9,6 +9,7 @@ import contextlib
 import importlib
 import io
 import random
+import re
 import signal
 import sys
 import threading
@@ -24,6 +25,7 @@ USER_FILES = (FILENAME, GRADIENT_FILENAME)
 DEFAULT_TIME_LIMIT = 3.0
 MAX_OUTPUT = 100_000
 MAX_REPR = 20_000
+_FILE_IN_MESSAGE = re.compile(r" \((?:/|[A-Za-z]:\\)[^()\n]*\)(?=$|\n)", re.M)
 
 
 class StopExecution(BaseException):
@@ -257,6 +259,8 @@ def time_limit(seconds, program=None, mode=None):
 
         def global_(frame, event, arg):
             if frame.f_code.co_filename in USER_FILES:
+                # Opcode events too: on 3.11 `while True: pass` jumps to itself without a line event.
+                frame.f_trace_opcodes = True
                 return local(frame, event, arg)
             return None
 
@@ -463,8 +467,18 @@ class Runner:
             if isinstance(exc, SystemExit) and exc.code in (None, 0):
                 return CallResult(True, None, out.getvalue(), None)
             info = exception_info(exc, program, self.time_limit)
+            info.message = self._as_torch(info.message)
+            info.traceback = self._as_torch(info.traceback)
             exc.__traceback__ = None  # don't keep the user's frames alive
             return CallResult(False, None, out.getvalue(), info)
+
+    def _as_torch(self, text):
+        """Import errors name the module the user imported (torch), not the engine or a file path."""
+        text = _FILE_IN_MESSAGE.sub("", text)
+        name = self.torch.__name__
+        if name != "torch":
+            text = text.replace(f"'{name}'", "'torch'").replace(f"'{name}.", "'torch.")
+        return text
 
     def run(self, code, namespace=None):
         """Execute ``code`` in ``namespace`` (default: a fresh one)."""

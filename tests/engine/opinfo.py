@@ -114,6 +114,8 @@ case("remainder", lambda torch, a, b: torch.remainder(a, b), S34x2,
      values=lambda rng: [rng.uniform(0.1, 0.9, (3, 4)) + rng.integers(-3, 3, (3, 4)), rng.choice([-1.5, 1.5, 2.5], (3, 4))])
 case("fmod", lambda torch, a, b: torch.fmod(a, b), S34x2,
      values=lambda rng: [rng.uniform(0.1, 0.9, (3, 4)) + rng.integers(-3, 3, (3, 4)), rng.choice([-1.5, 1.5, 2.5], (3, 4))])
+case("remainder_scalar", lambda torch, a: a % 1.5)
+case("fmod_scalar", lambda torch, a: torch.fmod(a, 1.5))
 case("add_then_mul_shared", lambda torch, a, b: (a + b) * (a - b), S34x2)
 
 # ----- Unary math -----
@@ -142,6 +144,8 @@ case("clamp", lambda torch, a: torch.clamp(a, -1.0, 1.0))
 case("clamp_min_only", lambda torch, a: a.clamp(min=0.5))
 case("clamp_max_only", lambda torch, a: a.clamp(max=0.5))
 case("clamp_tensor_bounds", lambda torch, a, lo: torch.clamp(a, min=lo), S34x2)
+case("clamp_tensor_min_max", lambda torch, a, lo, hi: torch.clamp(a, lo, hi), ((3, 4), (3, 4), (4,)),
+     values=lambda rng: [rng.uniform(-2, 2, (3, 4)), rng.uniform(-1.5, -0.1, (3, 4)), np.array([0.3, 1.0, -1.7, 0.8])])
 case("clip", lambda torch, a: torch.clip(a, -1.0, 1.0))
 case("clamp_min", lambda torch, a: torch.clamp_min(a, 0.5))
 case("clamp_max", lambda torch, a: torch.clamp_max(a, -0.5))
@@ -150,6 +154,8 @@ case("ceil", lambda torch, a: a.ceil(), values=lambda rng: [rng.integers(-3, 3, 
 case("round", lambda torch, a: torch.round(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.4, (3, 4))])
 case("trunc", lambda torch, a: torch.trunc(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
 case("frac", lambda torch, a: torch.frac(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
+case("round_decimals", lambda torch, a: torch.round(a, decimals=1),
+     values=lambda rng: [np.round(rng.uniform(-2, 2, (3, 4)), 1) + 0.02])
 case("sign", lambda torch, a: torch.sign(a))
 
 # ----- Reductions -----
@@ -187,6 +193,12 @@ case("max_with_ties", lambda torch, a: a.max(), values=lambda rng: [np.array([[1
 case("amax", lambda torch, a: torch.amax(a, 1), S34)
 case("amax_all", lambda torch, a: a.amax(), S34)
 case("amin", lambda torch, a: torch.amin(a, (0, 1)), S234)
+case("amax_with_ties", lambda torch, a: torch.amax(a, 1, keepdim=True),
+     values=lambda rng: [np.array([[1.0, 3.0, 3.0], [-1.0, 3.0, 0.5]])], fd=False, fd2=False)
+case("amin_with_ties", lambda torch, a: a.amin(),
+     values=lambda rng: [np.array([[1.0, -3.0, 3.0], [-3.0, 3.0, -3.0]])], fd=False, fd2=False)
+case("norm_inf_with_ties", lambda torch, a: a.norm(p=float("inf"), dim=1),
+     values=lambda rng: [np.array([[1.0, -3.0, 3.0], [-1.0, 2.0, 0.5]])], fd=False, fd2=False)
 case("logsumexp", lambda torch, a: torch.logsumexp(a, 1), S234)
 case("logsumexp_dims_keepdim", lambda torch, a: a.logsumexp((0, 2), keepdim=True), S234)
 case("norm", lambda torch, a: a.norm(), S34)
@@ -194,6 +206,12 @@ case("norm_dim", lambda torch, a: torch.norm(a, dim=1), S34)
 case("norm_dim_keepdim", lambda torch, a: a.norm(dim=-1, keepdim=True), S234)
 case("norm_p1", lambda torch, a: a.norm(p=1), S34)
 case("norm_p3_dim", lambda torch, a: a.norm(p=3, dim=0), S34)
+case("norm_p1_5", lambda torch, a: torch.norm(a, 1.5, dim=(0, 2)), S234)
+case("norm_p_half", lambda torch, a: a.norm(p=0.5, dim=1), S34)
+case("norm_inf", lambda torch, a: a.norm(p=float("inf")), S34)
+case("norm_neg_inf_dim", lambda torch, a: a.norm(p=-float("inf"), dim=1), S34)
+case("norm_p0", lambda torch, a: a.norm(p=0), S34)
+case("norm_fro_dims", lambda torch, a: torch.norm(a, "fro", dim=(0, 1)), S234)
 case("cumsum", lambda torch, a: torch.cumsum(a, 0), S34)
 case("cumsum_last", lambda torch, a: a.cumsum(-1), S234)
 
@@ -216,6 +234,12 @@ case("matmul_3d_1d", lambda torch, a, b: a @ b, ((2, 3, 4), (4,)))
 case("matmul_1d_3d", lambda torch, a, b: a @ b, ((4,), (2, 4, 5)))
 case("matmul_broadcast_batch", lambda torch, a, b: a @ b, ((2, 1, 3, 4), (5, 4, 2)))
 case("matmul_4d_4d", lambda torch, a, b: a @ b, ((2, 2, 3, 4), (2, 2, 4, 3)))
+case("matmul_3d_2d_noncontiguous", lambda torch, a, b: a.transpose(0, 1) @ b, ((3, 2, 4), (4, 5)),
+     requires_grad=(True, False))
+case("matmul_3d_2d_nograd_rhs", lambda torch, a, b: a @ b, ((2, 3, 4), (4, 5)), requires_grad=(True, False))
+case("matmul_2d_3d_nograd_lhs", lambda torch, a, b: a @ b, ((3, 4), (2, 4, 5)), requires_grad=(False, True))
+case("matmul_1d_4d", lambda torch, a, b: a @ b, ((4,), (2, 2, 4, 3)))
+case("matmul_4d_1d", lambda torch, a, b: a @ b, ((2, 2, 3, 4), (4,)), requires_grad=(True, False))
 case("mm", lambda torch, a, b: torch.mm(a, b), ((2, 3), (3, 4)))
 case("mv", lambda torch, a, b: torch.mv(a, b), ((2, 3), (3,)))
 case("dot", lambda torch, a, b: torch.dot(a, b), ((5,), (5,)))
@@ -232,6 +256,10 @@ case("outer", lambda torch, a, b: torch.outer(a, b), ((3,), (4,)))
 case("reshape", lambda torch, a: a.reshape(4, 6), S234)
 case("reshape_infer", lambda torch, a: torch.reshape(a, (-1, 4)), S234)
 case("reshape_noncontiguous", lambda torch, a: a.t().reshape(12), S34)
+case("reshape_alias", lambda torch, a: a.t().reshape(4, 3, 1), S34)
+case("reshape_alias_same_shape", lambda torch, a: a.t().reshape(4, 3), S34)
+case("reshape_of_expand", lambda torch, a: a.expand(2, 3, 4).reshape(2, 12), S34)
+case("reshape_of_expand_copy", lambda torch, a: a[:, None].expand(3, 2, 4).reshape(6, 4), S34)
 case("view", lambda torch, a: a.view(6, 4), S234)
 case("view_infer", lambda torch, a: a.view(-1), S234)
 case("view_as", lambda torch, a, b: a.view_as(b), ((2, 3, 4), (6, 4)), requires_grad=(True, False))
@@ -388,8 +416,23 @@ case("F.cross_entropy_3d",
      lambda torch, x: F(torch).cross_entropy(x, torch.tensor([[0, 2], [1, 1]])), ((2, 3, 2),), domain=REAL)
 case("F.cross_entropy_label_smoothing",
      lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, 0, 3]), label_smoothing=0.1), S34, domain=REAL)
+case("F.cross_entropy_label_smoothing_weight",
+     lambda torch, x, w: F(torch).cross_entropy(x, torch.tensor([1, 0, 3]), weight=w, label_smoothing=0.2),
+     ((3, 4), (4,)), domain=[REAL, POS], requires_grad=(True, False))
+case("F.cross_entropy_label_smoothing_none_ignore",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([1, -100, 3]), reduction="none", label_smoothing=0.3),
+     S34, domain=REAL)
+case("F.cross_entropy_label_smoothing_sum_3d",
+     lambda torch, x: F(torch).cross_entropy(x, torch.tensor([[0, 2], [1, 1]]), reduction="sum", label_smoothing=0.1),
+     ((2, 3, 2),), domain=REAL)
 case("F.cross_entropy_prob_target",
      lambda torch, x, y: F(torch).cross_entropy(x, y), S34x2, domain=[REAL, UNIT])
+case("F.cross_entropy_prob_target_target_no_grad",
+     lambda torch, x, y: F(torch).cross_entropy(x, y, reduction="none"), S34x2, domain=[REAL, UNIT],
+     requires_grad=(True, False))
+case("F.cross_entropy_prob_target_weight_smoothing",
+     lambda torch, x, y, w: F(torch).cross_entropy(x, y, weight=w, label_smoothing=0.1, reduction="sum"),
+     ((3, 4), (3, 4), (4,)), domain=[REAL, UNIT, POS], requires_grad=(True, True, False))
 case("F.nll_loss",
      lambda torch, x: F(torch).nll_loss(x, torch.tensor([1, 0, 3])), S34, domain=REAL)
 case("F.nll_loss_sum",
@@ -406,6 +449,13 @@ case("F.nll_loss_weight_ignore_none",
      ((3, 4), (4,)), domain=[REAL, POS], requires_grad=(True, False))
 case("F.nll_loss_3d",
      lambda torch, x: F(torch).nll_loss(x, torch.tensor([[0, 2], [1, 1]])), ((2, 3, 2),), domain=REAL)
+case("F.nll_loss_3d_none",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([[0, 2], [1, 1]]), reduction="none"), ((2, 3, 2),),
+     domain=REAL)
+case("F.nll_loss_4d",
+     lambda torch, x: F(torch).nll_loss(x, torch.tensor([[[0, 2], [1, 1]], [[2, 2], [0, 1]]]), reduction="sum"),
+     ((2, 3, 2, 2),), domain=REAL)
+case("F.nll_loss_1d", lambda torch, x: F(torch).nll_loss(x, torch.tensor(1)), ((4,),), domain=REAL)
 
 CASES_BY_NAME = {c.name: c for c in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "case names must be unique"

@@ -1,5 +1,7 @@
 """Every op of ``opinfo.CASES`` against real PyTorch (values, ``grad_fn`` names, ``next_functions``,
 grads) and against finite differences in float64 (first and second order, engine only)."""
+import os
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -178,7 +180,9 @@ def test_second_order_finite_differences(case):
 
 # ----- Hypothesis: shapes and values on representative families -----
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# ENGINE_HYPOTHESIS_EXAMPLES=500 for a deeper local search; the default keeps the file fast.
+SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_HYPOTHESIS_EXAMPLES", 25)), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def _compare_with_torch(torch_ref, fn, arrays, rtol=1e-5, atol=1e-5):
@@ -226,7 +230,8 @@ REDUCTIONS = {
     "std": lambda torch, x, dim, keepdim: x.std(dim, keepdim=keepdim),
     "logsumexp": lambda torch, x, dim, keepdim: torch.logsumexp(x, dim, keepdim=keepdim),
     "amax": lambda torch, x, dim, keepdim: torch.amax(x, dim, keepdim=keepdim),
-    "norm": lambda torch, x, dim, keepdim: x.norm(dim=dim, keepdim=keepdim),
+    "norm": lambda torch, x, dim, keepdim: x.norm(2, dim=dim, keepdim=keepdim),
+    "norm_p3": lambda torch, x, dim, keepdim: torch.norm(x, 3, dim, keepdim),
     "prod": lambda torch, x, dim, keepdim: x.prod(dim[0], keepdim=keepdim),
 }
 

@@ -1,0 +1,156 @@
+/* Page side of the static site (build.py inlines it at the top of <head>).
+ *
+ * Starts the Python worker before anything else loads, shows the pre-rendered view with a
+ * "Loading Python…" banner, swaps in the live document when the worker has built it, syncs
+ * the two documents both ways, then registers the service worker for offline use.
+ *
+ * window.__site exposes progress for tests and benchmarks:
+ *   marks: {name: ms since navigation start}, ready, error, offlineReady, timings (Python side).
+ */
+(function () {
+  "use strict";
+  const site = (window.__site = { marks: {}, ready: false, error: null, offlineReady: false });
+  const mark = (name, t) => {
+    site.marks[name] = t === undefined ? performance.now() : t - performance.timeOrigin;
+  };
+  mark("boot");
+
+  const worker = new Worker("worker.js");
+  worker.busy = false;
+  worker.queue = [];
+  let jsdoc = null;
+  let patching = 0;
+  const workerUrls = [];
+
+  const domReady = new Promise((resolve) => {
+    if (document.readyState !== "loading") resolve();
+    else document.addEventListener("DOMContentLoaded", resolve, { once: true });
+  });
+
+  function status(msg) {
+    const el = document.getElementById("pg-loading-msg");
+    if (el) el.textContent = msg;
+  }
+
+  function fail(msg) {
+    site.error = msg;
+    console.error("Python worker failed: " + msg);
+    domReady.then(() => {
+      document.body.classList.add("pg-failed");
+      status("Python failed to start: " + msg);
+    });
+  }
+
+  function sendChange(event) {
+    if ((event.setter_id != null && event.setter_id === "py") || patching > 0) return;
+    if (worker.busy && event.model && event.attr) {
+      // Keep only the latest value of each attribute while Python is busy.
+      worker.queue = worker.queue.filter((e) => !(e.model === event.model && e.attr === event.attr));
+      worker.queue.push(event);
+      return;
+    }
+    worker.busy = true;
+    worker.postMessage({ type: "patch", patch: jsdoc.create_json_patch([event]) });
+  }
+
+  async function render(msg) {
+    await domReady;
+    const docs_json = JSON.parse(msg.docs_json);
+    const render_items = JSON.parse(msg.render_items);
+    const root_ids = JSON.parse(msg.root_ids);
+    // The pre-rendered roots were laid out by the same app: map the live roots onto them.
+    const data_roots = [];
+    for (const el of document.querySelectorAll("[data-root-id]")) {
+      data_roots.push([el.getAttribute("data-root-id"), el.id]);
+    }
+    data_roots.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const roots = {};
+    for (let i = 0; i < data_roots.length; i++) roots[root_ids[i]] = data_roots[i][1];
+    render_items[0].roots = roots;
+    render_items[0].root_ids = root_ids;
+
+    Bokeh.index.roots.map((view) => view.remove());
+    for (const el of document.querySelectorAll("[data-root-id]")) el.innerHTML = "";
+    const [views] = await Bokeh.embed.embed_items(docs_json, render_items);
+    mark("rendered");
+    jsdoc = [...views.roots.values()][0].model.document;
+    jsdoc.on_change(sendChange, false);
+    worker.postMessage({ type: "rendered" });
+    worker.postMessage({ type: "location", location: JSON.stringify(window.location) });
+  }
+
+  function interactive() {
+    site.ready = true;
+    document.body.classList.remove("pg-loading");
+    status("");
+    // After the first visit everything is served by the service worker: the app works offline.
+    window.addEventListener("load", registerServiceWorker, { once: true });
+    if (document.readyState === "complete") registerServiceWorker();
+  }
+
+  let swStarted = false;
+  async function registerServiceWorker() {
+    if (swStarted || !("serviceWorker" in navigator)) return;
+    swStarted = true;
+    try {
+      await navigator.serviceWorker.register("sw.js");
+      const reg = await navigator.serviceWorker.ready;
+      // Files the build could not foresee (editor modes, fonts) are cached from what this
+      // visit actually loaded.
+      const urls = performance.getEntriesByType("resource").map((e) => e.name).concat(workerUrls);
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (e) => {
+        site.offlineReady = e.data === "cached";
+      };
+      reg.active.postMessage({ type: "cache", urls: [location.href, ...urls] }, [channel.port2]);
+    } catch (err) {
+      console.warn("No offline support: " + err);
+    }
+  }
+
+  worker.onmessage = (event) => {
+    const msg = event.data;
+    if (msg.type === "patch") {
+      if (!jsdoc) return;
+      patching += 1;
+      try {
+        jsdoc.apply_json_patch(msg.patch, msg.buffers);
+      } finally {
+        patching -= 1;
+      }
+    } else if (msg.type === "idle") {
+      if (worker.queue.length) {
+        const patch = jsdoc.create_json_patch(worker.queue);
+        worker.queue = [];
+        worker.postMessage({ type: "patch", patch });
+      } else {
+        worker.busy = false;
+      }
+    } else if (msg.type === "status") {
+      domReady.then(() => status(msg.msg));
+    } else if (msg.type === "mark") {
+      mark(msg.name, msg.t);
+    } else if (msg.type === "render") {
+      mark("doc_ready");
+      site.timings = msg.timings;
+      render(msg).catch((err) => fail(String(err)));
+    } else if (msg.type === "linked") {
+      mark("interactive");
+      interactive();
+    } else if (msg.type === "resources") {
+      workerUrls.push(...msg.urls);
+    } else if (msg.type === "error") {
+      fail(msg.msg);
+    }
+  };
+  worker.onerror = (event) => fail(event.message || "worker error");
+
+  // First view: mark when BokehJS has drawn the pre-rendered document.
+  domReady.then(() => {
+    const check = () => {
+      if (window.Bokeh && Bokeh.index && Bokeh.index.roots.length) mark("first_view");
+      else if (!site.marks.first_view) requestAnimationFrame(check);
+    };
+    check();
+  });
+})();

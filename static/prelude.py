@@ -1,0 +1,73 @@
+"""Python side of the Pyodide worker (static/worker.js); build.py's smoke test runs it too.
+
+It patches the few places where Panel 1.9 and Pyodide 0.27 disagree, runs the app into a
+Bokeh document, and exposes the functions worker.js calls to keep that document in sync
+with the page.
+"""
+
+import json
+import sys
+import time
+import types
+
+import pyodide.ffi
+
+# Panel 1.9 targets Pyodide 0.29, which has ``pyodide.ffi.jsnull``; 0.27 converts JS null to
+# None already, so a sentinel nothing equals is the faithful stand-in.
+if not hasattr(pyodide.ffi, "jsnull"):
+    pyodide.ffi.jsnull = object()
+
+# panel.io.pyodide imports pandas (5.7 MB, ~1 s to import) only to patch ``read_csv`` when
+# pyodide_http is missing. The app fetches nothing over HTTP, so a no-op stand-in saves both.
+try:
+    import pyodide_http  # noqa: F401
+except ImportError:
+    sys.modules["pyodide_http"] = types.SimpleNamespace(patch_all=lambda: None)
+
+_timings = {}
+
+
+async def _pg_run_app(source, filename):
+    """Run the app's source like ``panel serve`` would; return the document as JSON strings."""
+    t0 = time.perf_counter()
+    from panel.io.pyodide import init_doc, write_doc
+
+    t1 = time.perf_counter()
+    init_doc()
+    module = types.ModuleType("bokeh_app_pyodide")
+    module.__file__ = filename
+    sys.modules[module.__name__] = module
+    exec(compile(source, filename, "exec"), module.__dict__)
+    t2 = time.perf_counter()
+    docs_json, render_items, root_ids = await write_doc()
+    t3 = time.perf_counter()
+    _timings.update(import_panel=t1 - t0, run_app=t2 - t1, write_doc=t3 - t2)
+    return docs_json, render_items, root_ids, json.dumps(_timings)
+
+
+def _pg_link(send_patch):
+    """Start sending the document's changes to the page (after the page has rendered it)."""
+    from panel.io.pyodide import _link_docs_worker
+    from panel.io.state import state
+
+    _link_docs_worker(state.curdoc, send_patch, setter="js")
+
+
+def _pg_patch(patch):
+    """Apply a JSON patch coming from the page (a widget changed, a button was clicked)."""
+    from panel.io.pyodide import _convert_json_patch
+    from panel.io.state import state
+
+    state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
+
+
+def _pg_location(location_json):
+    """Tell pn.state.location where the page is (query string, hash) after the first render."""
+    from panel.io.state import state
+    from panel.util import edit_readonly
+
+    if not state.location:
+        return
+    data = json.loads(location_json)
+    with edit_readonly(state.location):
+        state.location.param.update({k: v for k, v in data.items() if k in state.location.param})

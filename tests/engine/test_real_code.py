@@ -1,0 +1,1635 @@
+"""What real tutorial code does, end to end, against PyTorch 2.13 (``/work/shared/notes/real-code.md``).
+
+Each case is a snippet the way tutorials, textbooks and course notebooks write it, run with
+``torch`` bound to the engine through ``tests/torch_binding.run_cells``. Its output (prints, the
+repr of a last expression, warnings, the error that stopped it) must equal ``EXPECTED``, which is
+PyTorch 2.13's own output: ``test_engine_output`` checks the engine everywhere, and
+``test_torch_output`` checks the literal against real PyTorch when it is installed. Object
+addresses are normalised to ``0x…``. Random values never reach the output, except in the 60-minute
+blitz snippet, which runs on identical draws through a ``RandomTape``.
+
+Bullets of real-code.md, and the cases covering them:
+
+- ``device=``/``dtype=`` on every factory, ``torch.float``/``torch.double``, ``.double()``,
+  ``.float()``, ``set_default_device``: factories_device_dtype, device_object, dtype_aliases,
+  double_float_casts, set_default_device, set_default_dtype
+- ``torch.Tensor([...])``, ``torch.FloatTensor``, ``Variable``, shapes as tuples, ints, ``size=``,
+  ``x.size()``: legacy_tensor, legacy_typed, legacy_variable, shape_arguments
+- 0-d tensors: zero_dim_basics, zero_dim_sgd, zero_dim_errors
+- printing: print_decimals, print_scientific, print_wrapping, print_dtype_suffix, set_printoptions,
+  fstrings, numpy_printing
+- reflected scalar ops: reflected_ops, reflected_grads
+- ``.data``, boolean masks, row assignment: data_inplace, boolean_mask, row_assignment
+- custom Functions: function_ctx_style, function_setup_context (CubeBackward / CubeBackwardBackward,
+  ``Fn.apply`` aliased, a Function inside another's backward), function_save_none,
+  function_materialize, function_multiple_outputs, function_in_backward
+- ``gradcheck``/``gradgradcheck`` with ``eps=``/``atol=``: gradcheck, gradcheck_messages
+- ``autograd.functional``: functional_jacobian, jacobian_more
+- classics: blitz (random, see ``test_blitz_*``), blitz_requires_grad, manual_sgd, micrograd_neuron
+- around them, the same code's neighbours: type_reprs, backward_errors, no_grad_variants,
+  retain_grad_hooks, detach_and_clone, grad_function, numpy_interop, device_more, shapes_more,
+  data_more, inplace_errors, mask_more, mask_write_grad, legacy_more
+"""
+import re
+
+import numpy as np
+import pytest
+
+from torch_binding import RandomTape, run_cells
+
+import engine
+
+CASES = {}
+
+
+def case(name, code):
+    assert name not in CASES
+    CASES[name] = code.strip("\n")
+
+
+def lines(name, exprs, setup=""):
+    """A case that shows each expression's repr, or the error it raises."""
+    case(name, setup + "\nfor expr in " + repr(exprs) + """:
+    try:
+        print(expr, "->", repr(eval(expr)))
+    except Exception as e:
+        print(expr, "->", type(e).__name__, e)
+""")
+
+
+
+# ---- device= / dtype= keywords
+case("factories_device_dtype", '''
+dev = torch.device("cpu")
+print(torch.zeros(2, 2, device=dev, dtype=torch.float64))
+print(torch.ones((2,), device="cpu", dtype=torch.double))
+print(torch.empty(3, device=dev, dtype=torch.float).shape, torch.empty(3, device=dev).dtype)
+print(torch.full((2,), 1.5, device=dev, dtype=torch.float64))
+print(torch.full((2,), 7, device="cpu"))
+print(torch.eye(2, device="cpu", dtype=torch.float64))
+print(torch.arange(3, device=dev, dtype=torch.float32))
+print(torch.arange(0, 1, 0.25, device=dev))
+print(torch.linspace(0, 1, 5, device=dev, dtype=torch.float64))
+print(torch.logspace(0, 2, 3, device=dev))
+print(torch.tensor([1, 2], device="cpu", dtype=torch.float))
+print(torch.tensor(3, device=dev))
+print(torch.as_tensor([1., 2.], device=dev, dtype=torch.float64))
+print(torch.rand(2, device=dev, dtype=torch.float64).dtype, torch.rand(2, device=dev).dtype)
+print(torch.randn(2, 2, device="cpu", dtype=torch.double, requires_grad=True).dtype)
+print(torch.randint(0, 5, (3,), device=dev).dtype, torch.randint(5, (2, 2), device=dev, dtype=torch.float32).dtype)
+print(torch.randperm(4, device=dev).dtype, torch.normal(0., 1., size=(2,), device=dev).shape)
+x = torch.ones(2, 3)
+print(torch.zeros_like(x, device=dev, dtype=torch.float64))
+print(torch.ones_like(x, dtype=torch.long, device="cpu"))
+print(torch.full_like(x, 2.5, device=dev))
+print(torch.empty_like(x, device=dev).shape, torch.rand_like(x, dtype=torch.float64).dtype, torch.randn_like(x, device=dev).shape)
+print(x.new_zeros(2, device=dev), x.new_ones((1, 2), dtype=torch.float64), x.new_tensor([1, 2], device=dev))
+print(x.new_full((2,), 3., device=dev))
+''')
+case("device_object", '''
+dev = torch.device("cpu")
+print(dev, repr(dev), dev.type, dev.index)
+print(torch.device("cpu") == torch.device("cpu"))
+x = torch.ones(2)
+print(x.device, x.device == dev, x.is_cuda)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+print(device)
+print(x.to(device), x.to(dev) is x, x.cpu() is x)
+print(x.to("cpu", torch.float64))
+print(x.to(device=dev, dtype=torch.double))
+print(x.to(torch.float16).dtype, x.to(torch.int64))
+''')
+case("dtype_aliases", '''
+print(torch.float is torch.float32, torch.double is torch.float64, torch.long is torch.int64)
+print(torch.float, torch.double, torch.half, torch.long, torch.int, torch.bool)
+print(repr(torch.float32), torch.float32.is_floating_point, torch.int64.is_floating_point)
+print(torch.get_default_dtype())
+x = torch.ones(2, dtype=torch.float)
+print(x.dtype, x.dtype == torch.float32, x.dtype == torch.float)
+''')
+case("double_float_casts", '''
+x = torch.tensor([1.5, 2.5], requires_grad=True)
+y = x.double()
+print(y, y.dtype)
+z = (y * 2).float()
+print(z, z.grad_fn, z.grad_fn.next_functions[0][0].name())
+print(x.float() is x, x.double().double().dtype)
+z.sum().backward()
+print(x.grad, x.grad.dtype)
+i = torch.tensor([1.7, -2.7])
+print(i.long(), i.int(), i.half(), i.bool(), torch.tensor([1, 0]).float())
+print(torch.tensor([1, 2]).double().requires_grad_())
+''')
+case("set_default_device", '''
+print(torch.set_default_device("cpu"))
+x = torch.zeros(2)
+print(x.device, torch.tensor([1.]).device, torch.get_default_device())
+torch.set_default_device(torch.device("cpu"))
+print(torch.ones(1).device)
+torch.set_default_device(None)
+''')
+case("set_default_dtype", '''
+torch.set_default_dtype(torch.float64)
+x = torch.tensor([1.5, 2.0])
+print(x, x.dtype, torch.ones(2), torch.zeros(1, dtype=torch.float32))
+print(torch.tensor(3.5), torch.arange(3.), torch.Tensor([1]).dtype)
+torch.set_default_dtype(torch.float32)
+print(torch.tensor([1.5]).dtype)
+''')
+
+# ---- legacy constructors
+case("legacy_tensor", '''
+print(torch.Tensor([1, 2, 3]))
+print(torch.Tensor([[1, 2], [3, 4]]).dtype)
+print(torch.Tensor(2, 3).shape, torch.Tensor(torch.Size([2, 3])).shape, torch.Tensor((2, 3)))
+print(torch.Tensor(), torch.Tensor([]).shape)
+t = torch.Tensor([2.0])
+print(t, t.requires_grad, t.is_leaf, t.grad_fn)
+print(torch.Tensor(3).shape, type(torch.Tensor([1])) is torch.Tensor, isinstance(t, torch.Tensor))
+print(torch.Tensor(torch.tensor([1, 2])))
+print(torch.Tensor(5.0) if False else "ok")
+''')
+case("legacy_typed", '''
+print(torch.FloatTensor([[1, 2], [3, 4]]))
+print(torch.FloatTensor(2, 2).shape, torch.FloatTensor(2, 2).dtype)
+print(torch.DoubleTensor([1, 2]), torch.LongTensor([1, 2]), torch.LongTensor([1.7]))
+print(torch.IntTensor([3]), torch.ByteTensor([1, 0]), torch.BoolTensor([True]))
+print(torch.FloatTensor(torch.tensor([1., 2.])))
+x = torch.FloatTensor([1., 2.]).requires_grad_()
+print(x, x.type(), torch.tensor([1, 2]).type(), x.double().type())
+''')
+case("legacy_variable", '''
+from torch.autograd import Variable
+v = Variable(torch.ones(2, 2), requires_grad=True)
+print(v)
+print(type(v) is torch.Tensor, isinstance(v, Variable), v.is_leaf, v.grad_fn)
+w = Variable(torch.Tensor([3.]))
+print(w, w.requires_grad)
+y = (v * 3).sum()
+y.backward()
+print(v.grad, v.data)
+u = torch.autograd.Variable(torch.tensor([1., 2.]), requires_grad=True)
+print((u ** 2).sum(), torch.autograd.Variable(u) is u)
+''')
+case("shape_arguments", '''
+x = torch.ones(2, 3)
+print(torch.zeros((2, 3)).shape, torch.zeros([2, 3]).shape, torch.zeros(2, 3).shape)
+print(torch.zeros(size=(2, 3)).shape, torch.ones(x.size()).shape, torch.randn(x.size()).shape)
+print(torch.rand(size=(2,)).shape, torch.empty(x.shape).shape, torch.zeros(torch.Size([4])).shape)
+print(torch.full(size=(2,), fill_value=3.), torch.zeros(x.size(0), 1).shape, torch.randn(3, 1).shape)
+print(torch.zeros(()), torch.ones([]), torch.zeros(0).shape, torch.zeros(2, 0).shape)
+print(x.size(), x.size(0), x.size(-1), x.shape[1], x.shape, tuple(x.shape), list(x.size()))
+print(x.view(x.size(0), -1).shape, x.reshape(x.size()).shape, x.view(-1).shape, x.view(3, 2).shape)
+print(x.new_zeros(x.size()).shape, x.numel(), x.dim(), x.ndim, len(x), x.size() == (2, 3))
+print(torch.Size([2, 3]), torch.Size([2, 3]).numel(), x.shape[1:], type(x.shape[1:]).__name__)
+''')
+
+# ---- 0-d tensors
+case("zero_dim_basics", '''
+t = torch.full((), 2.5, dtype=torch.float64, requires_grad=True)
+print(t, t.shape, t.dim(), t.numel())
+r = torch.randn(())
+print(r.shape, r.dim(), r.dtype, torch.rand(()).shape, torch.zeros(()).item())
+s = torch.tensor(3.7)
+print(float(s), int(s), bool(s), s.item(), s.tolist(), round(float(s), 2))
+print(bool(torch.tensor(0.)), bool(torch.tensor([0.5])), float(torch.tensor([[2.]])))
+if torch.tensor(0.5) > 0:
+    print("positive")
+n = torch.tensor(1.0)
+steps = 0
+while n < 100:
+    n = n * 3
+    steps += 1
+print(n, steps)
+print(torch.tensor(2) * 3, torch.tensor(True), torch.tensor(5).dtype)
+print(s > 3, (s > 3).item(), type((s > 3).item()).__name__, type(s.item()).__name__)
+''')
+case("zero_dim_sgd", '''
+a = torch.tensor(1.0, requires_grad=True)
+lr = 0.1
+for step in range(3):
+    loss = (a - 3) ** 2
+    loss.backward()
+    with torch.no_grad():
+        a -= lr * a.grad
+    print(step, loss, a.grad)
+    a.grad.zero_()
+print(a, a.is_leaf, a.grad_fn, a.requires_grad)
+b = torch.full((), 0.5, requires_grad=True)
+c = b.exp() * 2
+c.backward()
+print(c, b.grad, b.grad.shape)
+''')
+# ---- printing
+case("print_decimals", '''
+print(torch.tensor([1.23456789, 2.0]))
+print(torch.tensor(27.), torch.tensor([27.]), torch.tensor(7.5), torch.tensor(1/3))
+print(torch.tensor([1., 2.5, -3.]))
+print(torch.tensor([-0.0, 1.5]), torch.tensor([0.5, 1.5]) * -0.0)
+print(torch.tensor([[1., -1.], [0.25, 100.]]))
+print(torch.tensor([float("nan"), 1., float("inf"), -float("inf")]))
+print(torch.tensor([1, -20, 300]), torch.tensor([True, False]))
+print(torch.tensor(-0.0), torch.tensor([0.]), torch.tensor([123456.]))
+''')
+case("print_scientific", '''
+print(torch.tensor([1e-5, 1.0]))
+print(torch.tensor([1e10]), torch.tensor([1e8, 1.]), torch.tensor([1e7, 1.]))
+print(torch.tensor([0.0001, 1000.]), torch.tensor([0.0001, 1000.1]))
+print(torch.tensor(1e-5), torch.tensor(-0.00001234), torch.tensor(12345678.9))
+print(torch.tensor([1e-12, -3.5e-8, 0.]))
+print(torch.tensor([1e-5, 1.0], dtype=torch.float64))
+''')
+case("print_wrapping", '''
+print(torch.arange(30.))
+print(torch.arange(40.) / 7)
+print(torch.arange(25).reshape(5, 5) * 1000)
+print(torch.arange(12.).reshape(2, 2, 3))
+x = torch.arange(24.).reshape(2, 12).requires_grad_()
+print(x * 1.5)
+print(torch.arange(2000))
+print(torch.ones(1001))
+''')
+case("print_dtype_suffix", '''
+print(torch.tensor([1., 2.], dtype=torch.float64))
+x = torch.ones(2, dtype=torch.double, requires_grad=True)
+print(x)
+print(x * 2)
+print(torch.tensor([1, 2], dtype=torch.int32), torch.tensor([1, 2]), torch.tensor([1., 2.], dtype=torch.float16))
+print(torch.tensor(3., dtype=torch.float64), torch.tensor([], dtype=torch.float64), torch.tensor([]))
+print(torch.zeros(2, 0, dtype=torch.float64), torch.tensor([[]]))
+print(torch.tensor([True]), torch.tensor([1], dtype=torch.uint8), torch.tensor([1.5], dtype=torch.float64).sum())
+''')
+case("set_printoptions", '''
+x = torch.tensor([1.23456789, -2.5, 1e-3])
+torch.set_printoptions(precision=2)
+print(x)
+torch.set_printoptions(precision=6)
+print(x)
+torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-6, 1.0]), torch.tensor([-0.00001, 0.5]))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.5, 2.0]))
+torch.set_printoptions(profile="default")
+print(x, torch.tensor([1e-6, 1.0]))
+torch.set_printoptions(threshold=5, edgeitems=2)
+print(torch.arange(10), torch.arange(20.).reshape(4, 5))
+torch.set_printoptions(linewidth=40)
+print(torch.arange(20.))
+torch.set_printoptions(profile="short")
+print(torch.arange(10.) / 3)
+torch.set_printoptions(profile="full")
+print(torch.arange(1002)[-3:])
+torch.set_printoptions(profile="default")
+print(torch.arange(10.) / 3)
+''')
+case("fstrings", '''
+t = torch.tensor(3.14159)
+print(f"{t}")
+print(f"{t:.3f}", f"{t:.2e}", f"{t:>10.1f}", f"{t:g}")
+loss = torch.tensor(0.123456, requires_grad=True) * 2
+print(f"loss: {loss}")
+print(f"loss: {loss.item():.2f}", "{:.4f}".format(loss.item()), "{}".format(loss))
+m = torch.tensor([[1., 2.], [3., 4.]])
+print(f"m = {m}")
+print(f"{m!r}", str(m) == repr(m))
+print("value: " + str(t), "%s" % t, "%.2f" % t)
+print(f"{torch.tensor(5)}", f"{torch.tensor(5):03d}", f"{torch.tensor(True)}")
+try:
+    f"{m:.2f}"
+except TypeError as e:
+    print("TypeError:", e)
+''')
+case("numpy_printing", '''
+x = torch.tensor([1., 2.5], requires_grad=True)
+a = x.detach().numpy()
+print(a)
+print(repr(a), a.dtype, type(a).__name__)
+y = x * 2
+y.sum().backward()
+print(x.grad.numpy(), repr(x.grad.numpy()))
+print(torch.tensor(2.5).numpy(), repr(torch.tensor(2.5).numpy()))
+print(torch.arange(6).reshape(2, 3).numpy(), torch.tensor([1., 2.], dtype=torch.float64).numpy())
+print(torch.tensor([0.1, 0.2]).numpy(), torch.tensor([1e-5, 1.]).numpy())
+print(x.data.numpy(), x.tolist(), torch.tensor([[1, 2]]).tolist())
+try:
+    x.numpy()
+except RuntimeError as e:
+    print("RuntimeError:", e)
+''')
+
+# ---- reflected scalar ops
+case("reflected_ops", '''
+b = torch.tensor([1., 2.], requires_grad=True)
+ops = {"4.2 - b": 4.2 - b, "10.0 / b": 10.0 / b, "2 * b": 2 * b, "2 + b": 2 + b, "2 ** b": 2 ** b,
+       "b ** 2": b ** 2, "b - 1": b - 1, "b / 2": b / 2, "-b": -b, "abs(b)": abs(b), "b @ b": b @ b,
+       "1 - b": 1 - b, "b + b": b + b, "b * b": b * b, "b / b": b / b, "b ** b": b ** b, "b ** 0.5": b ** 0.5}
+for k, v in ops.items():
+    print(k, "=", v)
+''')
+case("reflected_grads", '''
+b = torch.tensor([1., 2.], requires_grad=True)
+c = 4.2 - b
+print(c.grad_fn, c.grad_fn.name(), c.grad_fn.next_functions)
+c.sum().backward()
+print(b.grad)
+b.grad = None
+f = 10.0 / b
+print(f.grad_fn.next_functions)
+f.sum().backward()
+print(b.grad)
+b.grad = None
+(2 ** b).sum().backward()
+print(b.grad)
+x = torch.tensor([0., 1.], requires_grad=True)
+e = torch.Tensor.exp(x)
+print(e, torch.Tensor.sum(e), torch.Tensor.add(x, 1), torch.Tensor.mul(x, x))
+e.sum().backward()
+print(x.grad)
+print(torch.exp(x).grad_fn, torch.Tensor.pow(x, 2).grad_fn)
+''')
+
+# ---- .data, masks, row assignment
+case("data_inplace", '''
+x = torch.ones(3, requires_grad=True)
+x.data *= 100
+print(x, x._version)
+y = (x * 2).sum()
+y.backward()
+print(x.grad)
+x.grad.data.zero_()
+print(x.grad)
+w = torch.tensor([1., 2.], requires_grad=True)
+(w ** 2).sum().backward()
+w.data -= 0.1 * w.grad.data
+print(w, w.grad, w.data, w.data.requires_grad, w.is_leaf)
+w.data = torch.zeros(2)
+print(w)
+w.grad.data.zero_()
+print(w.grad)
+''')
+case("boolean_mask", '''
+x = torch.tensor([1., -2., 3.], requires_grad=True)
+d = torch.tensor([2., 0., 4.])
+mask = d != 0
+print(mask, x[mask], x[mask].grad_fn)
+safe = torch.zeros_like(x)
+safe[mask] = x[mask] / d[mask]
+print(safe)
+safe.sum().backward()
+print(x.grad)
+x.grad = None
+y = torch.where(mask, x / d, torch.zeros_like(x))
+print(y)
+y.sum().backward()
+print(x.grad)
+t = torch.tensor([-1., 2., -3.])
+t[t < 0] = 0
+print(t, t[t > 0], (t > 0).sum(), x[x > 0])
+''')
+case("row_assignment", '''
+t = torch.zeros(2, 3)
+t[0] = 1
+t[1] = torch.tensor([1., 2., 3.])
+t[:, 0] = 5
+print(t)
+x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.zeros(2, 2)
+y[0] = x
+y[1] = x * 3
+print(y, y.grad_fn.name())
+y.sum().backward()
+print(x.grad)
+z = torch.ones(3, 2)
+z[1, 1] = 7
+z[-1] = torch.tensor(9.)
+print(z)
+''')
+
+# ---- custom Functions
+case("function_ctx_style", '''
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, i):
+        result = i.exp()
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        result, = ctx.saved_tensors
+        return grad_output * result
+
+x = torch.tensor([0., 1.], requires_grad=True)
+exp = Exp.apply
+y = exp(x)
+print(y, y.grad_fn, type(y.grad_fn).__name__)
+y.sum().backward()
+print(x.grad)
+''')
+case("function_setup_context", '''
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x ** 3
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, = inputs
+        ctx.save_for_backward(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return CubeBackward.apply(grad, x)
+
+
+class CubeBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(grad, x):
+        return grad * 3 * x ** 2
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad, x = ctx.saved_tensors
+        return grad_output * 3 * x ** 2, grad_output * grad * 6 * x
+
+
+x = torch.tensor(2., requires_grad=True)
+cube = Cube.apply
+y = cube(x)
+print(y, type(y.grad_fn).__name__)
+gx, = torch.autograd.grad(y, x, create_graph=True)
+print(gx, type(gx.grad_fn).__name__)
+ggx, = torch.autograd.grad(gx, x)
+print(ggx)
+print(torch.autograd.gradcheck(Cube.apply, (torch.tensor([1.5, -0.5], dtype=torch.double, requires_grad=True),)))
+print(torch.autograd.gradgradcheck(Cube.apply, (torch.tensor([1.5, -0.5], dtype=torch.double, requires_grad=True),)))
+''')
+case("function_save_none", '''
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, bias=None):
+        ctx.save_for_backward(None, w)
+        return x * w if bias is None else x * w + bias
+
+    @staticmethod
+    def backward(ctx, grad):
+        nothing, w = ctx.saved_tensors
+        print("saved:", nothing, w)
+        return grad * w, None, None
+
+x = torch.tensor([1., 2.], requires_grad=True)
+w = torch.tensor([3., 4.])
+Scale.apply(x, w).sum().backward()
+print(x.grad)
+''')
+case("function_materialize", '''
+class Split(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print("grads:", g1, g2)
+        out = torch.zeros(2)
+        if g1 is not None:
+            out = out + 2 * g1
+        if g2 is not None:
+            out = out + 3 * g2
+        return out
+
+class SplitM(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print("grads:", g1, g2)
+        return 2 * g1 + 3 * g2
+
+x = torch.tensor([1., 2.], requires_grad=True)
+a, b = Split.apply(x)
+print(a, b, a.grad_fn is b.grad_fn, a.output_nr, b.output_nr)
+a.sum().backward()
+print(x.grad)
+x.grad = None
+a, b = SplitM.apply(x)
+b.sum().backward()
+print(x.grad)
+''')
+case("function_multiple_outputs", '''
+class MinMax(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        lo, hi = x.min(), x.max()
+        ctx.save_for_backward(x, lo, hi)
+        return lo, hi
+
+    @staticmethod
+    def backward(ctx, glo, ghi):
+        x, lo, hi = ctx.saved_tensors
+        return glo * (x == lo).float() + ghi * (x == hi).float()
+
+x = torch.tensor([3., 1., 2.], requires_grad=True)
+lo, hi = MinMax.apply(x)
+print(lo, hi)
+(hi - lo).backward()
+print(x.grad)
+print(lo.grad_fn.next_functions)
+''')
+case("function_in_backward", '''
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return Double.apply(x) * g
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return 2 * x
+
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+
+x = torch.tensor([1., 3.], requires_grad=True)
+y = Square.apply(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(y, g)
+g.sum().backward()
+print(x.grad)
+''')
+
+# ---- gradcheck
+case("gradcheck", '''
+from torch.autograd import gradcheck, gradgradcheck
+inp = (torch.tensor([0.3, -1.2, 2.0], dtype=torch.double, requires_grad=True),)
+print(gradcheck(torch.sin, inp, eps=1e-6, atol=1e-4))
+print(gradgradcheck(torch.sin, inp, eps=1e-6, atol=1e-4))
+a = torch.tensor([[1., 2.], [3., 4.]], dtype=torch.double, requires_grad=True)
+b = torch.tensor([[0.5], [-1.]], dtype=torch.double, requires_grad=True)
+print(torch.autograd.gradcheck(lambda a, b: (a @ b).tanh(), (a, b), eps=1e-6, atol=1e-4, rtol=1e-3))
+print(torch.autograd.gradgradcheck(lambda a, b: (a @ b).tanh(), (a, b)))
+
+class BadExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x
+
+print(gradcheck(BadExp.apply, inp, eps=1e-6, atol=1e-4, raise_exception=False))
+''')
+
+# ---- functional
+case("functional_jacobian", '''
+from torch.autograd.functional import jacobian, vjp
+def f(x):
+    return x ** 2 + 1
+x = torch.tensor([1., 2., 3.])
+print(jacobian(f, x))
+def g(a, b):
+    return a * b + b
+a = torch.tensor([1., 2.])
+b = torch.tensor([3., 4.])
+J = jacobian(g, (a, b))
+print(type(J).__name__, len(J))
+print(J)
+print(torch.autograd.functional.jacobian(lambda x: x.sum(), x))
+print(jacobian(lambda x: (x ** 3).sum(), torch.tensor(2.)))
+out, v = vjp(f, x, v=torch.ones(3))
+print(out, v)
+out, grads = torch.autograd.functional.vjp(g, (a, b), v=torch.tensor([1., 0.5]))
+print(out, grads)
+print(vjp(lambda x: x.sum(), x))
+''')
+
+# ---- classics
+case("blitz_requires_grad", '''
+x = torch.randn(3, requires_grad=True)
+print(x.requires_grad)
+print((x ** 2).requires_grad)
+with torch.no_grad():
+    print((x ** 2).requires_grad)
+print(x.detach().requires_grad, x.eq(x.detach()).all())
+''')
+case("manual_sgd", '''
+x = torch.linspace(-1, 1, 20).reshape(-1, 1)
+y = 3 * x + 2
+w = torch.zeros(1, requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+lr = 0.1
+for epoch in range(60):
+    loss = ((x * w + b - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= lr * w.grad
+        b -= lr * b.grad
+        w.grad.zero_()
+        b.grad.zero_()
+    if epoch % 20 == 0:
+        print(f"epoch {epoch}: loss {loss.item():.4f}")
+print(w, b)
+print(w.grad, b.grad, w.is_leaf, w.grad_fn)
+''')
+case("micrograd_neuron", '''
+x1 = torch.Tensor([2.0]).double()                ; x1.requires_grad = True
+x2 = torch.Tensor([0.0]).double()                ; x2.requires_grad = True
+w1 = torch.Tensor([-3.0]).double()               ; w1.requires_grad = True
+w2 = torch.Tensor([1.0]).double()                ; w2.requires_grad = True
+b = torch.Tensor([6.8813735870195432]).double()  ; b.requires_grad = True
+n = x1*w1 + x2*w2 + b
+o = torch.tanh(n)
+
+print(o.data.item())
+o.backward()
+
+print('---')
+print('x2', x2.grad.item())
+print('w2', w2.grad.item())
+print('x1', x1.grad.item())
+print('w1', w1.grad.item())
+print(o, n.grad_fn, o.grad_fn)
+''')
+# ---- beyond the bullets: what the same code also touches
+case("type_reprs", '''
+x = torch.ones(2, requires_grad=True)
+print(type(x), type(x.shape), type(x.dtype), type(x.device), type(x.grad_fn))
+y = x * 2
+print(type(y.grad_fn), type(y.grad_fn).__name__, y.grad_fn.name(), type(y.grad_fn.next_functions[0][0]))
+print(torch.Tensor, torch.Size, torch.dtype, torch.device, torch.autograd.Function.__name__)
+print(x.__class__.__name__, isinstance(x.shape, tuple), repr(torch.Size([])))
+''')
+case("zero_dim_errors", '''
+for expr in ["len(torch.tensor(2.))", "iter(torch.tensor(2.))", "float(torch.ones(2))", "int(torch.ones(2))",
+             "bool(torch.ones(2))", "bool(torch.tensor([]))", "torch.ones(3).item()", "torch.tensor([]).item()",
+             "torch.tensor(2.)[0]", "torch.tensor(2.).size(1)", "torch.tensor([1., 2.]).__index__()",
+             "[1, 2, 3][torch.tensor(1)]", "range(torch.tensor(3))", "torch.tensor(2.).view(1)", "torch.tensor(2.).unsqueeze(0)",
+             "torch.tensor(2.5).sum(0)", "torch.tensor(2.5).t()", "torch.tensor(3.).expand(2)",
+             "torch.tensor(2.)[0:1]", "torch.tensor(2.)[None]", "torch.tensor(2.)[...]"]:
+    try:
+        print(expr, "->", eval(expr))
+    except Exception as e:
+        print(expr, "->", type(e).__name__, e)
+''')
+case("backward_errors", '''
+x = torch.ones(2, requires_grad=True)
+y = x * 2
+for code in ["y.backward()", "torch.ones(2).backward()", "x.grad.zero_()", "(x*x).sum().backward(); (x*x).sum().backward()",
+             "z = (x * x).sum(); z.backward(); z.backward()", "x.add_(1)", "torch.ones(2, dtype=torch.long, requires_grad=True)",
+             "y.requires_grad = False", "torch.tensor([1, 2]).requires_grad_()", "y.backward(torch.ones(3))"]:
+    try:
+        exec(code)
+        print(code, "-> ok")
+    except Exception as e:
+        print(code, "->", type(e).__name__, e)
+''')
+case("no_grad_variants", '''
+x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    y = x * 2
+print(y.requires_grad, y.grad_fn, torch.is_grad_enabled())
+with torch.set_grad_enabled(False):
+    print((x * 2).requires_grad)
+with torch.enable_grad():
+    print((x * 2).requires_grad)
+@torch.no_grad()
+def f(t):
+    return t * 3
+print(f(x), f(x).requires_grad)
+with torch.inference_mode():
+    print((x + 1).requires_grad)
+torch.set_grad_enabled(False)
+print((x * 2).requires_grad)
+torch.set_grad_enabled(True)
+print((x * 2).requires_grad)
+''')
+case("retain_grad_hooks", '''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 3
+y.retain_grad()
+z = (y ** 2).sum()
+h = y.register_hook(lambda g: print("hook got", g))
+z.backward()
+print(y.grad, x.grad, y.is_leaf, y.retains_grad)
+h.remove()
+''')
+case("detach_and_clone", '''
+x = torch.tensor([1., 2.], requires_grad=True)
+d = x.detach()
+d[0] = 10
+print(x, d)
+c = x.clone()
+print(c, c.grad_fn)
+e = x.detach().clone()
+e += 1
+print(x, e, e.requires_grad)
+print(x.detach().numpy(), x.clone().detach().requires_grad_(True))
+''')
+case("grad_function", '''
+x = torch.tensor(3., requires_grad=True)
+y = x ** 3
+dy, = torch.autograd.grad(y, x, create_graph=True)
+print(dy)
+d2, = torch.autograd.grad(dy, x)
+print(d2)
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+ga, gb = torch.autograd.grad((a * b).sum(), [a, b])
+print(ga, gb)
+print(torch.autograd.grad((a ** 2).sum(), a, retain_graph=True))
+try:
+    torch.autograd.grad((a * 2).sum(), [a, b])
+except RuntimeError as e:
+    print("RuntimeError:", e)
+print(torch.autograd.grad((a * 2).sum(), [a, b], allow_unused=True))
+''')
+case("gradcheck_messages", '''
+import warnings
+from torch.autograd import gradcheck
+
+class BadExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x
+
+x = torch.tensor([0.5, 1.0], dtype=torch.double, requires_grad=True)
+try:
+    gradcheck(BadExp.apply, (x,), eps=1e-6, atol=1e-4)
+except Exception as e:
+    print(type(e).__name__, e)
+print(gradcheck(torch.exp, (torch.tensor([0.5, 1.0], requires_grad=True),), eps=1e-3, atol=1e-2, raise_exception=False))
+''')
+case("jacobian_more", '''
+from torch.autograd.functional import jacobian, vjp, hessian
+x = torch.tensor([1., 2.])
+print(jacobian(lambda x: (x[0] * x[1], x[0] + x[1]), x))
+print(jacobian(lambda a, b: a @ b, (torch.eye(2), x)))
+print(jacobian(lambda x: x.exp(), torch.tensor([[0., 1.]])).shape)
+print(hessian(lambda x: (x ** 3).sum(), x))
+print(vjp(lambda x: x * 2, x, v=torch.tensor([1., -1.])))
+print(vjp(lambda a, b: a * b, (x, x), v=torch.ones(2))[1])
+J = jacobian(lambda x: x ** 2, torch.tensor([3.], requires_grad=True), create_graph=True)
+print(J, J.requires_grad)
+''')
+
+# ---- more of the same, one expression per line
+lines("numpy_interop", ["np.exp(torch.tensor([1., 2.]))", "np.sqrt(torch.tensor(4.))", "np.isnan(torch.tensor([1., float('nan')]))", "np.round(torch.tensor([1.4, 2.6]))", "np.float64(2.) - torch.ones(2, requires_grad=True)", "np.float64(2.) < torch.tensor([1., 3.])", "np.exp(torch.ones(1, requires_grad=True))", "np.float64(2.) * torch.ones(2)", "torch.ones(2) * np.float64(2.)",
+    "np.float32(2.) + torch.ones(2)", "np.array(torch.tensor([1., 2.]))", "np.asarray(torch.tensor([1, 2]))", "math.sqrt(torch.tensor(4.))",
+    "np.float32(torch.tensor(1.5))", "torch.tensor(np.float64(1.5))", "torch.tensor(np.array([1, 2]))", "torch.tensor(np.array(3.5))",
+    "torch.from_numpy(np.array([1., 2.]))", "torch.ones(2) + np.array([1., 2.])", "torch.tensor([np.float32(1.), np.float32(2.)])", "torch.tensor(np.int64(3))", "torch.ones(np.int64(2))", "np.sum(torch.tensor([1., 2.]))",
+    "torch.ones(2, requires_grad=True) * np.float64(2.)", "np.mean(torch.tensor([1., 2.]).numpy())", "round(torch.tensor(2.567), 2)", "round(torch.tensor(2.567))",
+    "torch.tensor([1., 2.]).numpy().tolist()", "list(torch.tensor([1., 2.]))", "torch.tensor([1, 2]).tolist()[0] + 1", "[float(v) for v in torch.tensor([1., 2.])]",
+    "torch.tensor(2.) == 2", "torch.tensor(2.) == 2.0", "2 == torch.tensor(2.)", "max(torch.tensor(3.), torch.tensor(1.))", "sorted([torch.tensor(3.), torch.tensor(1.)])",
+    "int(torch.tensor(3.9))", "int(torch.tensor(-3.9))", "-torch.tensor(0.)", "abs(torch.tensor(-2.))", "'%d' % torch.tensor(3)", "'%.3f' % torch.tensor(3.)",
+    "'{:d}'.format(torch.tensor(7))", "torch.tensor(2.5).round()", "torch.tensor([0.5, 1.5, 2.5]).round()", "divmod(torch.tensor(7.), 2)"], setup="import math, warnings\nimport numpy as np\n# PyTorch's own __array_wrap__ predates NumPy 2 and warns about it; that is not what is compared\nwarnings.filterwarnings('ignore', category=DeprecationWarning)")
+lines("device_more", ["torch.device('cuda:0')", "torch.device('cpu', 0)", "str(torch.device('cpu'))", "torch.ones(2).is_cpu",
+    "torch.zeros(2, device='cuda')", "torch.ones(2).cuda()", "torch.ones(2).to('cuda')", "torch.cuda.is_available()", "torch.cuda.device_count()",
+    "torch.ones(2).device.type", "torch.ones(2).to(torch.device('cpu')).device", "torch.ones(2, device=torch.device('cpu', 0)).device",
+    "torch.backends.mps.is_available()", "torch.ones(2).to('cpu', non_blocking=True)", "torch.ones(2).to(torch.ones(1, dtype=torch.float64))",
+    "torch.device('gpu')", "torch.ones(2).pin_memory()" ])
+lines("shapes_more", ["torch.zeros(3.0)", "torch.zeros((2,), (3,))", "torch.zeros(*[2, 3]).shape", "torch.randn(*torch.ones(2, 3).shape).shape",
+    "torch.zeros(2, 3).new(2, 3).shape", "torch.zeros(2).new([1, 2])", "torch.arange(6).view(2, -1)", "torch.arange(6).view(-1, 4)",
+    "torch.arange(6).reshape(4, -1)", "torch.empty((2, 3)).fill_(1)", "torch.ones(2, 3).size()[0]", "torch.ones(2, 3).size(dim=1)",
+    "torch.zeros(-1)", "torch.ones(2, 3).view(6, 1).squeeze()", "torch.ones(2, 3)[:, None].shape", "torch.ones(2, 3).unsqueeze(-1).shape",
+    "torch.ones(2, 3).T.shape", "torch.ones(2, 3).t().shape", "torch.ones(5).view(1, -1)", "torch.ones(2, 3).flatten()", "torch.ones(2, 3).numel()",
+    "torch.zeros(2, 3).shape == (2, 3)", "torch.zeros(2, 3).shape == torch.Size([2, 3])", "torch.Size([2, 3]) + (4,)", "torch.ones(1, 3).expand(2, -1)",
+    "torch.ones(2, 1) + torch.ones(3)", "torch.ones(2, 3) + torch.ones(2)", "torch.ones(2, 3) @ torch.ones(2)", "torch.ones(3).view(3, 1, 1).shape"])
+lines("data_more", ["w.data.fill_(0.5)", "w", "w.data.copy_(torch.tensor([1., 2.]))", "w", "w.data.add_(-0.5 * torch.ones(2))", "w",
+    "w.data.sub_(torch.ones(2))", "w", "w.data.mul_(10)", "w", "w.data[0] = 3", "w", "w.data.requires_grad", "w.data.is_leaf", "w.data.grad_fn",
+    "w.data._version", "w._version", "w.data is w.data", "w.grad", "w.grad.data.zero_()", "w.grad.zero_()",
+    "w.data.clamp_(min=0)", "w", "w.data.zero_()", "w"], setup="w = torch.tensor([1., -2.], requires_grad=True)")
+lines("inplace_errors", ["w.add_(1)", "w[0] = 5", "w.zero_()", "w.data.add_(1)", "x.add_(1)", "x", "x[0] = 5", "x", "y.mul_(2)", "y", "y.grad_fn",
+    "w.exp_()", "w += 1", "torch.ones(2).add_(torch.ones(2, dtype=torch.float64))", "torch.ones(2, dtype=torch.long).add_(1.5)", "torch.ones(2).add_(torch.ones(3))"],
+    setup="w = torch.tensor([1., -2.], requires_grad=True)\nx = torch.zeros(2)\ny = w * 1")
+lines("mask_more", ["x[mask]", "x[~mask]", "x[mask].sum()", "x.masked_fill(mask, 0.)", "x.masked_fill(~mask, float('-inf'))", "torch.where(x > 0, x, torch.zeros_like(x))",
+    "torch.where(x > 0, x, 0.)", "torch.where(x > 0)", "x[x > 0].mean()", "(x > 0).float()", "(x > 0).sum()", "(x > 0).any()", "(x > 0).all()", "mask.dtype",
+    "x[torch.tensor([0, 2])]", "x[[0, 2]]", "x[1:]", "x[-1]", "x[::2]", "x.clamp(min=0)", "torch.relu(x)", "x.nonzero()", "mask.nonzero(as_tuple=True)",
+    "x[mask.nonzero().squeeze()]", "x.gt(0)"], setup="x = torch.tensor([1., -2., 3.], requires_grad=True)\nmask = x > 0")
+case("mask_write_grad", '''
+x = torch.tensor([1., -2., 3.], requires_grad=True)
+y = x * 1
+y[y < 0] = 0
+print(y, y.grad_fn)
+y.sum().backward()
+print(x.grad)
+z = torch.zeros(3)
+z[x.detach() > 0] = x[x > 0] * 2
+print(z)
+z.sum().backward()
+print(x.grad)
+out = x.clone()
+out[0] = 10.
+out[1:] *= 2
+print(out)
+out.sum().backward()
+print(x.grad)
+m = torch.zeros(2, 3)
+m[:, 1] = torch.tensor([5., 6.])
+m[0, :] += 1
+m[m > 5] = -1
+print(m)
+''')
+lines("legacy_more", ["Variable(torch.ones(2), volatile=True)", "Variable(torch.ones(2)).data", "Variable([1, 2])", "Variable()",
+    "torch.autograd.Variable(torch.ones(1), requires_grad=True).grad", "torch.FloatTensor(2, 3).zero_()", "torch.LongTensor(3).zero_()",
+    "torch.FloatTensor([1]).type(torch.DoubleTensor)", "torch.ones(2).type(torch.LongTensor)", "torch.ones(2).type('torch.DoubleTensor')",
+    "torch.ones(2).type(torch.float64)", "torch.ones(2).type()", "torch.Tensor([1, 2]).long()", "torch.Tensor([[1], [2]]).shape",
+    "torch.ByteTensor([1, 0]).bool()", "torch.FloatTensor(np.array([1, 2]))", "torch.Tensor(np.float32(3))", "torch.DoubleTensor(2).fill_(3)",
+    "isinstance(torch.ones(1), torch.FloatTensor)", "isinstance(torch.ones(1, dtype=torch.float64), torch.FloatTensor)", "torch.is_tensor(Variable(torch.ones(1)))"],
+    setup="import numpy as np\nfrom torch.autograd import Variable")
+
+
+EXPECTED = {
+    "factories_device_dtype": """\
+tensor([[0., 0.],
+        [0., 0.]], dtype=torch.float64)
+tensor([1., 1.], dtype=torch.float64)
+torch.Size([3]) torch.float32
+tensor([1.5000, 1.5000], dtype=torch.float64)
+tensor([7, 7])
+tensor([[1., 0.],
+        [0., 1.]], dtype=torch.float64)
+tensor([0., 1., 2.])
+tensor([0.0000, 0.2500, 0.5000, 0.7500])
+tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000], dtype=torch.float64)
+tensor([  1.,  10., 100.])
+tensor([1., 2.])
+tensor(3)
+tensor([1., 2.], dtype=torch.float64)
+torch.float64 torch.float32
+torch.float64
+torch.int64 torch.float32
+torch.int64 torch.Size([2])
+tensor([[0., 0., 0.],
+        [0., 0., 0.]], dtype=torch.float64)
+tensor([[1, 1, 1],
+        [1, 1, 1]])
+tensor([[2.5000, 2.5000, 2.5000],
+        [2.5000, 2.5000, 2.5000]])
+torch.Size([2, 3]) torch.float64 torch.Size([2, 3])
+tensor([0., 0.]) tensor([[1., 1.]], dtype=torch.float64) tensor([1., 2.])
+tensor([3., 3.])
+""",
+    "device_object": """\
+cpu device(type='cpu') cpu None
+True
+cpu True False
+cpu
+tensor([1., 1.]) True True
+tensor([1., 1.], dtype=torch.float64)
+tensor([1., 1.], dtype=torch.float64)
+torch.float16 tensor([1, 1])
+""",
+    "dtype_aliases": """\
+True True True
+torch.float32 torch.float64 torch.float16 torch.int64 torch.int32 torch.bool
+torch.float32 True False
+torch.float32
+torch.float32 True True
+""",
+    "double_float_casts": """\
+tensor([1.5000, 2.5000], dtype=torch.float64, grad_fn=<ToCopyBackward0>) torch.float64
+tensor([3., 5.], grad_fn=<ToCopyBackward0>) <ToCopyBackward0 object at 0x…> MulBackward0
+True torch.float64
+tensor([2., 2.]) torch.float32
+tensor([ 1, -2]) tensor([ 1, -2], dtype=torch.int32) tensor([ 1.7002, -2.6992], dtype=torch.float16) tensor([True, True]) tensor([1., 0.])
+tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+""",
+    "set_default_device": """\
+None
+cpu cpu cpu
+cpu
+""",
+    "set_default_dtype": """\
+tensor([1.5000, 2.0000]) torch.float64 tensor([1., 1.]) tensor([0.], dtype=torch.float32)
+tensor(3.5000) tensor([0., 1., 2.]) torch.float64
+torch.float32
+""",
+    "legacy_tensor": """\
+tensor([1., 2., 3.])
+torch.float32
+torch.Size([2, 3]) torch.Size([2, 3]) tensor([2., 3.])
+tensor([]) torch.Size([0])
+tensor([2.]) False True None
+torch.Size([3]) True True
+tensor([1, 2])
+ok
+""",
+    "legacy_typed": """\
+tensor([[1., 2.],
+        [3., 4.]])
+torch.Size([2, 2]) torch.float32
+tensor([1., 2.], dtype=torch.float64) tensor([1, 2]) tensor([1])
+tensor([3], dtype=torch.int32) tensor([1, 0], dtype=torch.uint8) tensor([True])
+tensor([1., 2.])
+tensor([1., 2.], requires_grad=True) torch.FloatTensor torch.LongTensor torch.DoubleTensor
+""",
+    "legacy_variable": """\
+tensor([[1., 1.],
+        [1., 1.]], requires_grad=True)
+True True True None
+tensor([3.]) False
+tensor([[3., 3.],
+        [3., 3.]]) tensor([[1., 1.],
+        [1., 1.]])
+tensor(5., grad_fn=<SumBackward0>) False
+""",
+    "shape_arguments": """\
+torch.Size([2, 3]) torch.Size([2, 3]) torch.Size([2, 3])
+torch.Size([2, 3]) torch.Size([2, 3]) torch.Size([2, 3])
+torch.Size([2]) torch.Size([2, 3]) torch.Size([4])
+tensor([3., 3.]) torch.Size([2, 1]) torch.Size([3, 1])
+tensor(0.) tensor(1.) torch.Size([0]) torch.Size([2, 0])
+torch.Size([2, 3]) 2 3 3 torch.Size([2, 3]) (2, 3) [2, 3]
+torch.Size([2, 3]) torch.Size([2, 3]) torch.Size([6]) torch.Size([3, 2])
+torch.Size([2, 3]) 6 2 2 2 True
+torch.Size([2, 3]) 6 torch.Size([3]) Size
+""",
+    "zero_dim_basics": """\
+tensor(2.5000, dtype=torch.float64, requires_grad=True) torch.Size([]) 0 1
+torch.Size([]) 0 torch.float32 torch.Size([]) 0.0
+3.700000047683716 3 True 3.700000047683716 3.700000047683716 3.7
+False True 2.0
+positive
+tensor(243.) 5
+tensor(6) tensor(True) torch.int64
+tensor(True) True bool float
+""",
+    "zero_dim_sgd": """\
+0 tensor(4., grad_fn=<PowBackward0>) tensor(-4.)
+1 tensor(2.5600, grad_fn=<PowBackward0>) tensor(-3.2000)
+2 tensor(1.6384, grad_fn=<PowBackward0>) tensor(-2.5600)
+tensor(1.9760, requires_grad=True) True None True
+tensor(3.2974, grad_fn=<MulBackward0>) tensor(3.2974) torch.Size([])
+""",
+    "print_decimals": """\
+tensor([1.2346, 2.0000])
+tensor(27.) tensor([27.]) tensor(7.5000) tensor(0.3333)
+tensor([ 1.0000,  2.5000, -3.0000])
+tensor([-0.0000, 1.5000]) tensor([-0., -0.])
+tensor([[  1.0000,  -1.0000],
+        [  0.2500, 100.0000]])
+tensor([nan, 1., inf, -inf])
+tensor([  1, -20, 300]) tensor([ True, False])
+tensor(-0.) tensor([0.]) tensor([123456.])
+""",
+    "print_scientific": """\
+tensor([1.0000e-05, 1.0000e+00])
+tensor([1.0000e+10]) tensor([1.0000e+08, 1.0000e+00]) tensor([1.0000e+07, 1.0000e+00])
+tensor([1.0000e-04, 1.0000e+03]) tensor([1.0000e-04, 1.0001e+03])
+tensor(1.0000e-05) tensor(-1.2340e-05) tensor(12345679.)
+tensor([ 1.0000e-12, -3.5000e-08,  0.0000e+00])
+tensor([1.0000e-05, 1.0000e+00], dtype=torch.float64)
+""",
+    "print_wrapping": """\
+tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.,
+        14., 15., 16., 17., 18., 19., 20., 21., 22., 23., 24., 25., 26., 27.,
+        28., 29.])
+tensor([0.0000, 0.1429, 0.2857, 0.4286, 0.5714, 0.7143, 0.8571, 1.0000, 1.1429,
+        1.2857, 1.4286, 1.5714, 1.7143, 1.8571, 2.0000, 2.1429, 2.2857, 2.4286,
+        2.5714, 2.7143, 2.8571, 3.0000, 3.1429, 3.2857, 3.4286, 3.5714, 3.7143,
+        3.8571, 4.0000, 4.1429, 4.2857, 4.4286, 4.5714, 4.7143, 4.8571, 5.0000,
+        5.1429, 5.2857, 5.4286, 5.5714])
+tensor([[    0,  1000,  2000,  3000,  4000],
+        [ 5000,  6000,  7000,  8000,  9000],
+        [10000, 11000, 12000, 13000, 14000],
+        [15000, 16000, 17000, 18000, 19000],
+        [20000, 21000, 22000, 23000, 24000]])
+tensor([[[ 0.,  1.,  2.],
+         [ 3.,  4.,  5.]],
+
+        [[ 6.,  7.,  8.],
+         [ 9., 10., 11.]]])
+tensor([[ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,
+         12.0000, 13.5000, 15.0000, 16.5000],
+        [18.0000, 19.5000, 21.0000, 22.5000, 24.0000, 25.5000, 27.0000, 28.5000,
+         30.0000, 31.5000, 33.0000, 34.5000]], grad_fn=<MulBackward0>)
+tensor([   0,    1,    2,  ..., 1997, 1998, 1999])
+tensor([1., 1., 1.,  ..., 1., 1., 1.])
+""",
+    "print_dtype_suffix": """\
+tensor([1., 2.], dtype=torch.float64)
+tensor([1., 1.], dtype=torch.float64, requires_grad=True)
+tensor([2., 2.], dtype=torch.float64, grad_fn=<MulBackward0>)
+tensor([1, 2], dtype=torch.int32) tensor([1, 2]) tensor([1., 2.], dtype=torch.float16)
+tensor(3., dtype=torch.float64) tensor([], dtype=torch.float64) tensor([])
+tensor([], size=(2, 0), dtype=torch.float64) tensor([], size=(1, 0))
+tensor([True]) tensor([1], dtype=torch.uint8) tensor(1.5000, dtype=torch.float64)
+""",
+    "set_printoptions": """\
+tensor([ 1.23e+00, -2.50e+00,  1.00e-03])
+tensor([ 1.234568e+00, -2.500000e+00,  1.000000e-03])
+tensor([0.000001, 1.000000]) tensor([-0.000010,  0.500000])
+tensor([1.500000e+00, 2.000000e+00])
+tensor([ 1.2346e+00, -2.5000e+00,  1.0000e-03]) tensor([1.0000e-06, 1.0000e+00])
+tensor([0, 1,  ..., 8, 9]) tensor([[ 0.,  1.,  ...,  3.,  4.],
+        [ 5.,  6.,  ...,  8.,  9.],
+        [10., 11.,  ..., 13., 14.],
+        [15., 16.,  ..., 18., 19.]])
+tensor([ 0.,  1.,  ..., 18., 19.])
+tensor([0.00, 0.33, 0.67, 1.00, 1.33, 1.67, 2.00, 2.33, 2.67, 3.00])
+tensor([ 999, 1000, 1001])
+tensor([0.0000, 0.3333, 0.6667, 1.0000, 1.3333, 1.6667, 2.0000, 2.3333, 2.6667,
+        3.0000])
+""",
+    "fstrings": """\
+3.141590118408203
+3.142 3.14e+00        3.1 3.14159
+loss: 0.24691200256347656
+loss: 0.25 0.2469 0.24691200256347656
+m = tensor([[1., 2.],
+        [3., 4.]])
+tensor([[1., 2.],
+        [3., 4.]]) True
+value: tensor(3.1416) tensor(3.1416) 3.14
+5 005 True
+TypeError: unsupported format string passed to Tensor.__format__
+""",
+    "numpy_printing": """\
+[1.  2.5]
+array([1. , 2.5], dtype=float32) float32 ndarray
+[2. 2.] array([2., 2.], dtype=float32)
+2.5 array(2.5, dtype=float32)
+[[0 1 2]
+ [3 4 5]] [1. 2.]
+[0.1 0.2] [1.e-05 1.e+00]
+[1.  2.5] [1.0, 2.5] [[1, 2]]
+RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+""",
+    "reflected_ops": """\
+4.2 - b = tensor([3.2000, 2.2000], grad_fn=<RsubBackward1>)
+10.0 / b = tensor([10.,  5.], grad_fn=<MulBackward0>)
+2 * b = tensor([2., 4.], grad_fn=<MulBackward0>)
+2 + b = tensor([3., 4.], grad_fn=<AddBackward0>)
+2 ** b = tensor([2., 4.], grad_fn=<PowBackward2>)
+b ** 2 = tensor([1., 4.], grad_fn=<PowBackward0>)
+b - 1 = tensor([0., 1.], grad_fn=<SubBackward0>)
+b / 2 = tensor([0.5000, 1.0000], grad_fn=<DivBackward0>)
+-b = tensor([-1., -2.], grad_fn=<NegBackward0>)
+abs(b) = tensor([1., 2.], grad_fn=<AbsBackward0>)
+b @ b = tensor(5., grad_fn=<DotBackward0>)
+1 - b = tensor([ 0., -1.], grad_fn=<RsubBackward1>)
+b + b = tensor([2., 4.], grad_fn=<AddBackward0>)
+b * b = tensor([1., 4.], grad_fn=<MulBackward0>)
+b / b = tensor([1., 1.], grad_fn=<DivBackward0>)
+b ** b = tensor([1., 4.], grad_fn=<PowBackward1>)
+b ** 0.5 = tensor([1.0000, 1.4142], grad_fn=<PowBackward0>)
+""",
+    "reflected_grads": """\
+<RsubBackward1 object at 0x…> RsubBackward1 ((<AccumulateGrad object at 0x…>, 0),)
+tensor([-1., -1.])
+((<ReciprocalBackward0 object at 0x…>, 0), (None, 0))
+tensor([-10.0000,  -2.5000])
+tensor([1.3863, 2.7726])
+tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>) tensor(3.7183, grad_fn=<SumBackward0>) tensor([1., 2.], grad_fn=<AddBackward0>) tensor([0., 1.], grad_fn=<MulBackward0>)
+tensor([1.0000, 2.7183])
+<ExpBackward0 object at 0x…> <PowBackward0 object at 0x…>
+""",
+    "data_inplace": """\
+tensor([100., 100., 100.], requires_grad=True) 0
+tensor([2., 2., 2.])
+tensor([0., 0., 0.])
+tensor([0.8000, 1.6000], requires_grad=True) tensor([2., 4.]) tensor([0.8000, 1.6000]) False True
+tensor([0., 0.], requires_grad=True)
+tensor([0., 0.])
+""",
+    "boolean_mask": """\
+tensor([ True, False,  True]) tensor([1., 3.], grad_fn=<IndexBackward0>) <IndexBackward0 object at 0x…>
+tensor([0.5000, 0.0000, 0.7500], grad_fn=<IndexPutBackward0>)
+tensor([0.5000, 0.0000, 0.2500])
+tensor([0.5000, 0.0000, 0.7500], grad_fn=<WhereBackward0>)
+tensor([0.5000,    nan, 0.2500])
+tensor([0., 2., 0.]) tensor([2.]) tensor(1) tensor([1., 3.], grad_fn=<IndexBackward0>)
+""",
+    "row_assignment": """\
+tensor([[5., 1., 1.],
+        [5., 2., 3.]])
+tensor([[1., 2.],
+        [3., 6.]], grad_fn=<CopySlices>) torch::autograd::CopySlices
+tensor([4., 4.])
+tensor([[1., 1.],
+        [1., 7.],
+        [9., 9.]])
+""",
+    "function_ctx_style": """\
+tensor([1.0000, 2.7183], grad_fn=<ExpBackward>) <torch.autograd.function.ExpBackward object at 0x…> ExpBackward
+tensor([1.0000, 2.7183])
+""",
+    "function_setup_context": """\
+tensor(8., grad_fn=<CubeBackward>) CubeBackward
+tensor(12., grad_fn=<CubeBackwardBackward>) CubeBackwardBackward
+tensor(12.)
+True
+True
+""",
+    "function_save_none": """\
+saved: None tensor([3., 4.])
+tensor([3., 4.])
+""",
+    "function_materialize": """\
+tensor([2., 4.], grad_fn=<SplitBackward>) tensor([3., 6.], grad_fn=<SplitBackward>) True 0 1
+grads: tensor([1., 1.]) None
+tensor([2., 2.])
+grads: tensor([0., 0.]) tensor([1., 1.])
+tensor([3., 3.])
+""",
+    "function_multiple_outputs": """\
+tensor(1., grad_fn=<MinMaxBackward>) tensor(3., grad_fn=<MinMaxBackward>)
+tensor([ 1., -1.,  0.])
+((<AccumulateGrad object at 0x…>, 0),)
+""",
+    "function_in_backward": """\
+tensor([1., 9.], grad_fn=<SquareBackward>) tensor([2., 6.], grad_fn=<MulBackward0>)
+tensor([2., 2.])
+""",
+    "gradcheck": """\
+True
+True
+True
+True
+False
+""",
+    "functional_jacobian": """\
+tensor([[2., 0., 0.],
+        [0., 4., 0.],
+        [0., 0., 6.]])
+tuple 2
+(tensor([[3., 0.],
+        [0., 4.]]), tensor([[2., 0.],
+        [0., 3.]]))
+tensor([1., 1., 1.])
+tensor(12.)
+tensor([ 2.,  5., 10.]) tensor([2., 4., 6.])
+tensor([ 6., 12.]) (tensor([3., 2.]), tensor([2.0000, 1.5000]))
+(tensor(6.), tensor([1., 1., 1.]))
+""",
+    "blitz_requires_grad": """\
+True
+True
+False
+False tensor(True)
+""",
+    "manual_sgd": """\
+epoch 0: loss 7.3158
+epoch 20: loss 0.1558
+epoch 40: loss 0.0073
+tensor([2.9696], requires_grad=True) tensor([2.0000], requires_grad=True)
+tensor([0.]) tensor([0.]) True None
+""",
+    "micrograd_neuron": """\
+0.7071066904050358
+---
+x2 0.5000001283844369
+w2 0.0
+x1 -1.5000003851533106
+w1 1.0000002567688737
+tensor([0.7071], dtype=torch.float64, grad_fn=<TanhBackward0>) <AddBackward0 object at 0x…> <TanhBackward0 object at 0x…>
+""",
+    "type_reprs": """\
+<class 'torch.Tensor'> <class 'torch.Size'> <class 'torch.dtype'> <class 'torch.device'> <class 'NoneType'>
+<class 'MulBackward0'> MulBackward0 MulBackward0 <class 'AccumulateGrad'>
+<class 'torch.Tensor'> <class 'torch.Size'> <class 'torch.dtype'> <class 'torch.device'> Function
+Tensor True torch.Size([])
+""",
+    "zero_dim_errors": """\
+len(torch.tensor(2.)) -> TypeError len() of a 0-d tensor
+iter(torch.tensor(2.)) -> TypeError iteration over a 0-d tensor
+float(torch.ones(2)) -> ValueError only one element tensors can be converted to Python scalars
+int(torch.ones(2)) -> ValueError only one element tensors can be converted to Python scalars
+bool(torch.ones(2)) -> RuntimeError Boolean value of Tensor with more than one value is ambiguous
+bool(torch.tensor([])) -> RuntimeError Boolean value of Tensor with no values is ambiguous
+torch.ones(3).item() -> RuntimeError a Tensor with 3 elements cannot be converted to Scalar
+torch.tensor([]).item() -> RuntimeError a Tensor with 0 elements cannot be converted to Scalar
+torch.tensor(2.)[0] -> IndexError invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number
+torch.tensor(2.).size(1) -> IndexError Dimension specified as 1 but tensor has no dimensions
+torch.tensor([1., 2.]).__index__() -> TypeError only integer tensors of a single element can be converted to an index
+[1, 2, 3][torch.tensor(1)] -> 2
+range(torch.tensor(3)) -> range(0, 3)
+torch.tensor(2.).view(1) -> tensor([2.])
+torch.tensor(2.).unsqueeze(0) -> tensor([2.])
+torch.tensor(2.5).sum(0) -> tensor(2.5000)
+torch.tensor(2.5).t() -> tensor(2.5000)
+torch.tensor(3.).expand(2) -> tensor([3., 3.])
+torch.tensor(2.)[0:1] -> IndexError slice() cannot be applied to a 0-dim tensor.
+torch.tensor(2.)[None] -> tensor([2.])
+torch.tensor(2.)[...] -> tensor(2.)
+""",
+    "backward_errors": """\
+y.backward() -> RuntimeError grad can be implicitly created only for scalar outputs
+torch.ones(2).backward() -> RuntimeError element 0 of tensors does not require grad and does not have a grad_fn
+x.grad.zero_() -> AttributeError 'NoneType' object has no attribute 'zero_'
+(x*x).sum().backward(); (x*x).sum().backward() -> ok
+z = (x * x).sum(); z.backward(); z.backward() -> RuntimeError Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.
+x.add_(1) -> RuntimeError a leaf Variable that requires grad is being used in an in-place operation.
+torch.ones(2, dtype=torch.long, requires_grad=True) -> RuntimeError Only Tensors of floating point and complex dtype can require gradients
+y.requires_grad = False -> RuntimeError you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().
+torch.tensor([1, 2]).requires_grad_() -> RuntimeError only Tensors of floating point dtype can require gradients
+y.backward(torch.ones(3)) -> RuntimeError Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a shape of torch.Size([2]).
+""",
+    "no_grad_variants": """\
+False None True
+False
+True
+tensor([3., 3.]) False
+False
+False
+True
+""",
+    "retain_grad_hooks": """\
+hook got tensor([ 6., 12.])
+tensor([ 6., 12.]) tensor([18., 36.]) False True
+""",
+    "detach_and_clone": """\
+tensor([10.,  2.], requires_grad=True) tensor([10.,  2.])
+tensor([10.,  2.], grad_fn=<CloneBackward0>) <CloneBackward0 object at 0x…>
+tensor([10.,  2.], requires_grad=True) tensor([11.,  3.]) False
+[10.  2.] tensor([10.,  2.], requires_grad=True)
+""",
+    "grad_function": """\
+tensor(27., grad_fn=<MulBackward0>)
+tensor(18.)
+tensor([3., 4.]) tensor([1., 2.])
+(tensor([2., 4.]),)
+RuntimeError: The differentiated Tensor at index 1 appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.
+(tensor([2., 2.]), None)
+""",
+    "gradcheck_messages": """\
+GradcheckError Jacobian mismatch for output 0 with respect to input 0,
+numerical:tensor([[1.6487, 0.0000],
+        [0.0000, 2.7183]], dtype=torch.float64)
+analytical:tensor([[0.5000, 0.0000],
+        [0.0000, 1.0000]], dtype=torch.float64)
+
+True
+UserWarning: Input #0 requires gradient and is not a double precision floating point or complex. This check will likely fail if all the inputs are not of double precision floating point or complex. 
+""",
+    "jacobian_more": """\
+(tensor([2., 1.]), tensor([1., 1.]))
+(tensor([[[1., 2.],
+         [0., 0.]],
+
+        [[0., 0.],
+         [1., 2.]]]), tensor([[1., 0.],
+        [0., 1.]]))
+torch.Size([1, 2, 1, 2])
+tensor([[ 6.,  0.],
+        [ 0., 12.]])
+(tensor([2., 4.]), tensor([ 2., -2.]))
+(tensor([1., 2.]), tensor([1., 2.]))
+tensor([[6.]], grad_fn=<ViewBackward0>) True
+""",
+    "numpy_interop": """\
+np.exp(torch.tensor([1., 2.])) -> tensor([2.7183, 7.3891])
+np.sqrt(torch.tensor(4.)) -> tensor(2.)
+np.isnan(torch.tensor([1., float('nan')])) -> tensor([0, 1], dtype=torch.uint8)
+np.round(torch.tensor([1.4, 2.6])) -> tensor([1., 3.])
+np.float64(2.) - torch.ones(2, requires_grad=True) -> tensor([1., 1.], grad_fn=<RsubBackward1>)
+np.float64(2.) < torch.tensor([1., 3.]) -> tensor([False,  True])
+np.exp(torch.ones(1, requires_grad=True)) -> RuntimeError Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+np.float64(2.) * torch.ones(2) -> tensor([2., 2.])
+torch.ones(2) * np.float64(2.) -> tensor([2., 2.])
+np.float32(2.) + torch.ones(2) -> tensor([3., 3.])
+np.array(torch.tensor([1., 2.])) -> array([1., 2.], dtype=float32)
+np.asarray(torch.tensor([1, 2])) -> array([1, 2])
+math.sqrt(torch.tensor(4.)) -> 2.0
+np.float32(torch.tensor(1.5)) -> np.float32(1.5)
+torch.tensor(np.float64(1.5)) -> tensor(1.5000, dtype=torch.float64)
+torch.tensor(np.array([1, 2])) -> tensor([1, 2])
+torch.tensor(np.array(3.5)) -> tensor(3.5000, dtype=torch.float64)
+torch.from_numpy(np.array([1., 2.])) -> tensor([1., 2.], dtype=torch.float64)
+torch.ones(2) + np.array([1., 2.]) -> tensor([2., 3.], dtype=torch.float64)
+torch.tensor([np.float32(1.), np.float32(2.)]) -> tensor([1., 2.])
+torch.tensor(np.int64(3)) -> tensor(3)
+torch.ones(np.int64(2)) -> tensor([1., 1.])
+np.sum(torch.tensor([1., 2.])) -> TypeError sum() got an unexpected keyword argument 'axis'
+torch.ones(2, requires_grad=True) * np.float64(2.) -> tensor([2., 2.], grad_fn=<MulBackward0>)
+np.mean(torch.tensor([1., 2.]).numpy()) -> np.float32(1.5)
+round(torch.tensor(2.567), 2) -> TypeError type Tensor doesn't define __round__ method
+round(torch.tensor(2.567)) -> TypeError type Tensor doesn't define __round__ method
+torch.tensor([1., 2.]).numpy().tolist() -> [1.0, 2.0]
+list(torch.tensor([1., 2.])) -> [tensor(1.), tensor(2.)]
+torch.tensor([1, 2]).tolist()[0] + 1 -> 2
+[float(v) for v in torch.tensor([1., 2.])] -> [1.0, 2.0]
+torch.tensor(2.) == 2 -> tensor(True)
+torch.tensor(2.) == 2.0 -> tensor(True)
+2 == torch.tensor(2.) -> tensor(True)
+max(torch.tensor(3.), torch.tensor(1.)) -> tensor(3.)
+sorted([torch.tensor(3.), torch.tensor(1.)]) -> [tensor(1.), tensor(3.)]
+int(torch.tensor(3.9)) -> 3
+int(torch.tensor(-3.9)) -> -3
+-torch.tensor(0.) -> tensor(-0.)
+abs(torch.tensor(-2.)) -> tensor(2.)
+'%d' % torch.tensor(3) -> '3'
+'%.3f' % torch.tensor(3.) -> '3.000'
+'{:d}'.format(torch.tensor(7)) -> '7'
+torch.tensor(2.5).round() -> tensor(2.)
+torch.tensor([0.5, 1.5, 2.5]).round() -> tensor([0., 2., 2.])
+divmod(torch.tensor(7.), 2) -> TypeError unsupported operand type(s) for divmod(): 'Tensor' and 'int'
+""",
+    "device_more": """\
+torch.device('cuda:0') -> device(type='cuda', index=0)
+torch.device('cpu', 0) -> device(type='cpu', index=0)
+str(torch.device('cpu')) -> 'cpu'
+torch.ones(2).is_cpu -> True
+torch.zeros(2, device='cuda') -> AssertionError Torch not compiled with CUDA enabled
+torch.ones(2).cuda() -> AssertionError Torch not compiled with CUDA enabled
+torch.ones(2).to('cuda') -> AssertionError Torch not compiled with CUDA enabled
+torch.cuda.is_available() -> False
+torch.cuda.device_count() -> 0
+torch.ones(2).device.type -> 'cpu'
+torch.ones(2).to(torch.device('cpu')).device -> device(type='cpu')
+torch.ones(2, device=torch.device('cpu', 0)).device -> device(type='cpu')
+torch.backends.mps.is_available() -> False
+torch.ones(2).to('cpu', non_blocking=True) -> tensor([1., 1.])
+torch.ones(2).to(torch.ones(1, dtype=torch.float64)) -> tensor([1., 1.], dtype=torch.float64)
+torch.device('gpu') -> RuntimeError Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: gpu
+torch.ones(2).pin_memory() -> RuntimeError Cannot access accelerator device when none is available.
+""",
+    "shapes_more": """\
+torch.zeros(3.0) -> TypeError zeros(): argument 'size' (position 1) must be tuple of ints, not float
+torch.zeros((2,), (3,)) -> TypeError zeros() takes 1 positional argument but 2 were given
+torch.zeros(*[2, 3]).shape -> torch.Size([2, 3])
+torch.randn(*torch.ones(2, 3).shape).shape -> torch.Size([2, 3])
+torch.zeros(2, 3).new(2, 3).shape -> torch.Size([2, 3])
+torch.zeros(2).new([1, 2]) -> tensor([1., 2.])
+torch.arange(6).view(2, -1) -> tensor([[0, 1, 2],
+        [3, 4, 5]])
+torch.arange(6).view(-1, 4) -> RuntimeError shape '[-1, 4]' is invalid for input of size 6
+torch.arange(6).reshape(4, -1) -> RuntimeError shape '[4, -1]' is invalid for input of size 6
+torch.empty((2, 3)).fill_(1) -> tensor([[1., 1., 1.],
+        [1., 1., 1.]])
+torch.ones(2, 3).size()[0] -> 2
+torch.ones(2, 3).size(dim=1) -> 3
+torch.zeros(-1) -> RuntimeError zeros: Dimension size must be non-negative.
+torch.ones(2, 3).view(6, 1).squeeze() -> tensor([1., 1., 1., 1., 1., 1.])
+torch.ones(2, 3)[:, None].shape -> torch.Size([2, 1, 3])
+torch.ones(2, 3).unsqueeze(-1).shape -> torch.Size([2, 3, 1])
+torch.ones(2, 3).T.shape -> torch.Size([3, 2])
+torch.ones(2, 3).t().shape -> torch.Size([3, 2])
+torch.ones(5).view(1, -1) -> tensor([[1., 1., 1., 1., 1.]])
+torch.ones(2, 3).flatten() -> tensor([1., 1., 1., 1., 1., 1.])
+torch.ones(2, 3).numel() -> 6
+torch.zeros(2, 3).shape == (2, 3) -> True
+torch.zeros(2, 3).shape == torch.Size([2, 3]) -> True
+torch.Size([2, 3]) + (4,) -> torch.Size([2, 3, 4])
+torch.ones(1, 3).expand(2, -1) -> tensor([[1., 1., 1.],
+        [1., 1., 1.]])
+torch.ones(2, 1) + torch.ones(3) -> tensor([[2., 2., 2.],
+        [2., 2., 2.]])
+torch.ones(2, 3) + torch.ones(2) -> RuntimeError The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
+torch.ones(2, 3) @ torch.ones(2) -> RuntimeError size mismatch, got input (2), mat (2x3), vec (2)
+torch.ones(3).view(3, 1, 1).shape -> torch.Size([3, 1, 1])
+""",
+    "data_more": """\
+w.data.fill_(0.5) -> tensor([0.5000, 0.5000])
+w -> tensor([0.5000, 0.5000], requires_grad=True)
+w.data.copy_(torch.tensor([1., 2.])) -> tensor([1., 2.])
+w -> tensor([1., 2.], requires_grad=True)
+w.data.add_(-0.5 * torch.ones(2)) -> tensor([0.5000, 1.5000])
+w -> tensor([0.5000, 1.5000], requires_grad=True)
+w.data.sub_(torch.ones(2)) -> tensor([-0.5000,  0.5000])
+w -> tensor([-0.5000,  0.5000], requires_grad=True)
+w.data.mul_(10) -> tensor([-5.,  5.])
+w -> tensor([-5.,  5.], requires_grad=True)
+w.data[0] = 3 -> SyntaxError invalid syntax (<string>, line 1)
+w -> tensor([-5.,  5.], requires_grad=True)
+w.data.requires_grad -> False
+w.data.is_leaf -> True
+w.data.grad_fn -> None
+w.data._version -> 0
+w._version -> 0
+w.data is w.data -> False
+w.grad -> None
+w.grad.data.zero_() -> AttributeError 'NoneType' object has no attribute 'data'
+w.grad.zero_() -> AttributeError 'NoneType' object has no attribute 'zero_'
+w.data.clamp_(min=0) -> tensor([0., 5.])
+w -> tensor([0., 5.], requires_grad=True)
+w.data.zero_() -> tensor([0., 0.])
+w -> tensor([0., 0.], requires_grad=True)
+""",
+    "inplace_errors": """\
+w.add_(1) -> RuntimeError a leaf Variable that requires grad is being used in an in-place operation.
+w[0] = 5 -> SyntaxError invalid syntax (<string>, line 1)
+w.zero_() -> RuntimeError a leaf Variable that requires grad is being used in an in-place operation.
+w.data.add_(1) -> tensor([ 2., -1.])
+x.add_(1) -> tensor([1., 1.])
+x -> tensor([1., 1.])
+x[0] = 5 -> SyntaxError invalid syntax (<string>, line 1)
+x -> tensor([1., 1.])
+y.mul_(2) -> tensor([ 2., -4.], grad_fn=<MulBackward0>)
+y -> tensor([ 2., -4.], grad_fn=<MulBackward0>)
+y.grad_fn -> <MulBackward0 object at 0x…>
+w.exp_() -> RuntimeError a leaf Variable that requires grad is being used in an in-place operation.
+w += 1 -> SyntaxError invalid syntax (<string>, line 1)
+torch.ones(2).add_(torch.ones(2, dtype=torch.float64)) -> tensor([2., 2.])
+torch.ones(2, dtype=torch.long).add_(1.5) -> RuntimeError result type Float can't be cast to the desired output type Long
+torch.ones(2).add_(torch.ones(3)) -> RuntimeError The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+""",
+    "mask_more": """\
+x[mask] -> tensor([1., 3.], grad_fn=<IndexBackward0>)
+x[~mask] -> tensor([-2.], grad_fn=<IndexBackward0>)
+x[mask].sum() -> tensor(4., grad_fn=<SumBackward0>)
+x.masked_fill(mask, 0.) -> tensor([ 0., -2.,  0.], grad_fn=<MaskedFillBackward0>)
+x.masked_fill(~mask, float('-inf')) -> tensor([1., -inf, 3.], grad_fn=<MaskedFillBackward0>)
+torch.where(x > 0, x, torch.zeros_like(x)) -> tensor([1., 0., 3.], grad_fn=<WhereBackward0>)
+torch.where(x > 0, x, 0.) -> tensor([1., 0., 3.], grad_fn=<WhereBackward0>)
+torch.where(x > 0) -> (tensor([0, 2]),)
+x[x > 0].mean() -> tensor(2., grad_fn=<MeanBackward0>)
+(x > 0).float() -> tensor([1., 0., 1.])
+(x > 0).sum() -> tensor(2)
+(x > 0).any() -> tensor(True)
+(x > 0).all() -> tensor(False)
+mask.dtype -> torch.bool
+x[torch.tensor([0, 2])] -> tensor([1., 3.], grad_fn=<IndexBackward0>)
+x[[0, 2]] -> tensor([1., 3.], grad_fn=<IndexBackward0>)
+x[1:] -> tensor([-2.,  3.], grad_fn=<SliceBackward0>)
+x[-1] -> tensor(3., grad_fn=<SelectBackward0>)
+x[::2] -> tensor([1., 3.], grad_fn=<SliceBackward0>)
+x.clamp(min=0) -> tensor([1., 0., 3.], grad_fn=<ClampBackward1>)
+torch.relu(x) -> tensor([1., 0., 3.], grad_fn=<ReluBackward0>)
+x.nonzero() -> tensor([[0],
+        [1],
+        [2]])
+mask.nonzero(as_tuple=True) -> (tensor([0, 2]),)
+x[mask.nonzero().squeeze()] -> tensor([1., 3.], grad_fn=<IndexBackward0>)
+x.gt(0) -> tensor([ True, False,  True])
+""",
+    "mask_write_grad": """\
+tensor([1., 0., 3.], grad_fn=<IndexPutBackward0>) <IndexPutBackward0 object at 0x…>
+tensor([1., 0., 1.])
+tensor([2., 0., 6.], grad_fn=<IndexPutBackward0>)
+tensor([3., 0., 3.])
+tensor([10., -4.,  6.], grad_fn=<CopySlices>)
+tensor([3., 2., 5.])
+tensor([[ 1., -1.,  1.],
+        [ 0., -1.,  0.]])
+""",
+    "legacy_more": """\
+Variable(torch.ones(2), volatile=True) -> tensor([1., 1.])
+Variable(torch.ones(2)).data -> tensor([1., 1.])
+Variable([1, 2]) -> TypeError Variable data has to be a tensor, but got list
+Variable() -> tensor([])
+torch.autograd.Variable(torch.ones(1), requires_grad=True).grad -> None
+torch.FloatTensor(2, 3).zero_() -> tensor([[0., 0., 0.],
+        [0., 0., 0.]])
+torch.LongTensor(3).zero_() -> tensor([0, 0, 0])
+torch.FloatTensor([1]).type(torch.DoubleTensor) -> tensor([1.], dtype=torch.float64)
+torch.ones(2).type(torch.LongTensor) -> tensor([1, 1])
+torch.ones(2).type('torch.DoubleTensor') -> tensor([1., 1.], dtype=torch.float64)
+torch.ones(2).type(torch.float64) -> tensor([1., 1.], dtype=torch.float64)
+torch.ones(2).type() -> 'torch.FloatTensor'
+torch.Tensor([1, 2]).long() -> tensor([1, 2])
+torch.Tensor([[1], [2]]).shape -> torch.Size([2, 1])
+torch.ByteTensor([1, 0]).bool() -> tensor([ True, False])
+torch.FloatTensor(np.array([1, 2])) -> tensor([1., 2.])
+torch.Tensor(np.float32(3)) -> TypeError new(): data must be a sequence (got numpy.float32)
+torch.DoubleTensor(2).fill_(3) -> tensor([3., 3.], dtype=torch.float64)
+isinstance(torch.ones(1), torch.FloatTensor) -> True
+isinstance(torch.ones(1, dtype=torch.float64), torch.FloatTensor) -> False
+torch.is_tensor(Variable(torch.ones(1))) -> True
+UserWarning: volatile was removed and now has no effect. Use `with torch.no_grad():` instead.
+""",
+}
+
+
+BLITZ = """
+x = torch.randn(3, requires_grad=True)
+
+y = x * 2
+while y.data.norm() < 1000:
+    y = y * 2
+
+print(y)
+v = torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float)
+y.backward(v)
+
+print(x.grad)
+"""
+
+
+def normalise(text):
+    return re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
+
+
+def _reset(mod):
+    mod.set_printoptions(profile="default")
+    mod.set_default_dtype(mod.float32)
+    mod.set_default_device(None)
+
+
+@pytest.fixture(autouse=True)
+def _restore_global_state():
+    """Cases change print options and defaults; put both libraries back whatever happens."""
+    import sys
+
+    yield
+    _reset(engine)
+    if "torch" in sys.modules:
+        _reset(sys.modules["torch"])
+
+
+def test_every_case_has_its_expected_output():
+    assert set(CASES) == set(EXPECTED)
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_engine_output(name):
+    (out,) = run_cells([CASES[name]], engine)
+    assert normalise(out) == EXPECTED[name]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_torch_output(torch_ref, name):
+    """EXPECTED is PyTorch 2.13's output, not a snapshot of the engine's."""
+    (out,) = run_cells([CASES[name]], torch_ref)
+    assert normalise(out) == EXPECTED[name]
+
+
+# ---------------------------------------------------------------- the 60-minute blitz snippet
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("direction", ["torch_draws", "engine_draws"])
+def test_blitz_matches_torch_on_the_same_draws(torch_ref, direction, seed):
+    torch_ref.manual_seed(seed)
+    engine.manual_seed(seed)
+    tape = RandomTape()
+    if direction == "torch_draws":
+        t_out = run_cells([BLITZ], tape.recording(torch_ref))
+        e_out = run_cells([BLITZ], tape.replaying(engine))
+    else:
+        e_out = run_cells([BLITZ], tape.recording(engine))
+        t_out = run_cells([BLITZ], tape.replaying(torch_ref))
+    assert tape.exhausted
+    assert e_out == t_out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_blitz_on_the_engine_alone(seed):
+    """With the engine's own draws: y = x * 2**k with ||y|| >= 1000, and x.grad = v * 2**k."""
+    engine.manual_seed(seed)
+    ns = {}
+    (out,) = run_cells([BLITZ], engine, ns)
+    x, y, v = ns["x"], ns["y"], ns["v"]
+    assert type(y.grad_fn).__name__ == "MulBackward0" and x.is_leaf and x.grad.shape == (3,)
+    factor = float(y.detach()[0] / x.detach()[0])
+    k = round(np.log2(factor))
+    assert factor == 2.0 ** k and k >= 1
+    assert float(y.detach().norm()) >= 1000 > float(y.detach().norm()) / 2 or k == 1
+    np.testing.assert_allclose(x.grad.numpy(), v.numpy() * factor, rtol=1e-6)
+    lines = out.splitlines()
+    assert lines[0].startswith("tensor([") and lines[0].endswith("grad_fn=<MulBackward0>)")
+    assert lines[1].startswith("tensor([") and "grad" not in lines[1]
+    assert dict(v=str(v.dtype), x=str(x.dtype)) == dict(v="torch.float32", x="torch.float32")
+
+
+# ---------------------------------------------------------------- direct checks of what the cases rely on
+
+
+def test_legacy_constructor_aliases_a_tensor():
+    t = engine.tensor([1, 2])
+    a = engine.Tensor(t)
+    assert a.dtype is engine.int64 and a is not t
+    a[0] = 5
+    assert t.tolist() == [5, 2] and t._version == a._version == 1
+    g = engine.tensor([1., 2.], requires_grad=True)
+    assert type(engine.Tensor(g).grad_fn).__name__ == "AliasBackward0"
+
+
+def test_torch_named_classes_still_pickle():
+    import pickle
+
+    x = engine.ones(2, 3, dtype=engine.float64)
+    for obj in (x.shape, x.dtype, engine.bool, engine.int64, x.device):
+        back = pickle.loads(pickle.dumps(obj))
+        assert back == obj and type(back) is type(obj)
+    assert pickle.loads(pickle.dumps(engine.float32)) is engine.float32
+    back = pickle.loads(pickle.dumps(x))
+    assert back.tolist() == x.tolist() and back.dtype is engine.float64
+    assert repr(type(x)) == "<class 'torch.Tensor'>" and repr(type(x.shape)) == "<class 'torch.Size'>"
