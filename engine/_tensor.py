@@ -433,7 +433,6 @@ class Tensor:
     def detach(self):
         t = _wrap(self._data)
         t._vc = self._vc
-        t._base = self
         return t
 
     def detach_(self):

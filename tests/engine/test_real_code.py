@@ -860,6 +860,25 @@ lines("legacy_more", ["Variable(torch.ones(2), volatile=True)", "Variable(torch.
     "torch.ByteTensor([1, 0]).bool()", "torch.FloatTensor(np.array([1, 2]))", "torch.Tensor(np.float32(3))", "torch.DoubleTensor(2).fill_(3)",
     "isinstance(torch.ones(1), torch.FloatTensor)", "isinstance(torch.ones(1, dtype=torch.float64), torch.FloatTensor)", "torch.is_tensor(Variable(torch.ones(1)))"],
     setup="import numpy as np\nfrom torch.autograd import Variable")
+lines("tensor_inference", ["torch.tensor(np.float64(1.5))", "torch.tensor(np.float32(1.5))", "torch.tensor(np.int32(3))",
+    "torch.tensor(np.bool_(True))", "torch.tensor([np.float64(1.), 2.])", "torch.tensor([np.int32(1), 2])",
+    "torch.tensor([np.float32(1.), np.float64(2.)])", "torch.tensor([1, np.float64(2.)])", "torch.tensor(np.array([[1., 2.]]))",
+    "torch.tensor([torch.tensor(1., dtype=torch.float64), 2.])", "torch.tensor([torch.tensor(1), 2.5])", "torch.tensor([True, 2])",
+    "torch.tensor([[]])", "torch.tensor([1.5, 2])", "torch.tensor((1, 2.))", "torch.tensor([torch.tensor([1.]), torch.tensor([2.])])",
+    "torch.tensor([torch.tensor([1, 2]), torch.tensor([3, 4])])", "torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])])",
+    "torch.stack([torch.tensor([1., 2.]), torch.tensor([3., 4.])])", "torch.tensor([[1, 2], [3]])", "torch.tensor([[1., 2.], 3.])",
+    "torch.tensor([1., [2., 3.]])", "torch.tensor([[[1], [2]], [[1], [2, 3]]])", "torch.tensor('a')", "torch.as_tensor(np.float64(2.))",
+    "torch.as_tensor(torch.tensor([1, 2]), dtype=torch.float32)", "torch.as_tensor([1, 2], dtype=torch.float64)",
+    "torch.full((2,), np.float64(1.5))", "torch.tensor(float('nan'))"], setup="import numpy as np")
+case("copy_construct_warning", '''
+t = torch.tensor([1., 2.], requires_grad=True)
+u = torch.tensor(t)
+print(u, u.requires_grad, u is t)
+v = t.new_tensor(t)
+print(v, v.requires_grad)
+w = t.detach().clone()
+print(w, torch.as_tensor(t) is t, torch.Tensor(t.detach()))
+''')
 
 
 EXPECTED = {
@@ -1511,6 +1530,45 @@ isinstance(torch.ones(1), torch.FloatTensor) -> True
 isinstance(torch.ones(1, dtype=torch.float64), torch.FloatTensor) -> False
 torch.is_tensor(Variable(torch.ones(1))) -> True
 UserWarning: volatile was removed and now has no effect. Use `with torch.no_grad():` instead.
+""",
+    "tensor_inference": """\
+torch.tensor(np.float64(1.5)) -> tensor(1.5000, dtype=torch.float64)
+torch.tensor(np.float32(1.5)) -> tensor(1.5000)
+torch.tensor(np.int32(3)) -> tensor(3, dtype=torch.int32)
+torch.tensor(np.bool_(True)) -> tensor(True)
+torch.tensor([np.float64(1.), 2.]) -> tensor([1., 2.], dtype=torch.float64)
+torch.tensor([np.int32(1), 2]) -> tensor([1, 2])
+torch.tensor([np.float32(1.), np.float64(2.)]) -> tensor([1., 2.], dtype=torch.float64)
+torch.tensor([1, np.float64(2.)]) -> tensor([1., 2.], dtype=torch.float64)
+torch.tensor(np.array([[1., 2.]])) -> tensor([[1., 2.]], dtype=torch.float64)
+torch.tensor([torch.tensor(1., dtype=torch.float64), 2.]) -> tensor([1., 2.], dtype=torch.float64)
+torch.tensor([torch.tensor(1), 2.5]) -> tensor([1.0000, 2.5000])
+torch.tensor([True, 2]) -> tensor([1, 2])
+torch.tensor([[]]) -> tensor([], size=(1, 0))
+torch.tensor([1.5, 2]) -> tensor([1.5000, 2.0000])
+torch.tensor((1, 2.)) -> tensor([1., 2.])
+torch.tensor([torch.tensor([1.]), torch.tensor([2.])]) -> tensor([1., 2.])
+torch.tensor([torch.tensor([1, 2]), torch.tensor([3, 4])]) -> TypeError only integer tensors of a single element can be converted to an index
+torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])]) -> ValueError only one element tensors can be converted to Python scalars
+torch.stack([torch.tensor([1., 2.]), torch.tensor([3., 4.])]) -> tensor([[1., 2.],
+        [3., 4.]])
+torch.tensor([[1, 2], [3]]) -> ValueError expected sequence of length 2 at dim 1 (got 1)
+torch.tensor([[1., 2.], 3.]) -> TypeError not a sequence
+torch.tensor([1., [2., 3.]]) -> TypeError must be real number, not list
+torch.tensor([[[1], [2]], [[1], [2, 3]]]) -> ValueError expected sequence of length 1 at dim 2 (got 2)
+torch.tensor('a') -> TypeError new(): invalid data type 'str'
+torch.as_tensor(np.float64(2.)) -> tensor(2., dtype=torch.float64)
+torch.as_tensor(torch.tensor([1, 2]), dtype=torch.float32) -> tensor([1., 2.])
+torch.as_tensor([1, 2], dtype=torch.float64) -> tensor([1., 2.], dtype=torch.float64)
+torch.full((2,), np.float64(1.5)) -> tensor([1.5000, 1.5000])
+torch.tensor(float('nan')) -> tensor(nan)
+""",
+    "copy_construct_warning": """\
+tensor([1., 2.]) False False
+tensor([1., 2.]) False
+tensor([1., 2.]) True tensor([1., 2.])
+UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).
+UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than tensor.new_tensor(sourceTensor).
 """,
 }
 
