@@ -103,6 +103,8 @@ DROP = {
     # Panel's JS/CSS (107 MB) is served from static/panel/; tests and TypeScript sources.
     "panel": [r"^panel/dist/", r"^panel/tests/", r"\.tsx?$", r"^panel/package-lock\.json$"],
 }
+# Ship the standard library as bytecode (see compiled_stdlib).
+PRECOMPILE_STDLIB = True
 # Project wheel: keep the sources next to the bytecode so tracebacks show lines.
 KEEP_SOURCES = {"autograd-playground"}
 
@@ -404,43 +406,81 @@ def build_project_wheel(tmp: Path) -> Path:
     return wheels[0]
 
 
-def compile_wheels(wheels: list[Wheel], core_dir: Path, tmp: Path) -> None:
-    """Replace .py by CPython 3.12 bytecode, compiled inside Pyodide itself (under Node)."""
+def compile_trees(trees: dict[str, tuple[dict[str, bytes], str]], core_dir: Path, tmp: Path) -> dict[str, dict[str, bytes]]:
+    """CPython 3.12 bytecode for every .py of each tree, compiled inside Pyodide itself (under
+    Node). trees: label -> (files, the folder they live in at run time, for tracebacks).
+    Returns label -> {path.py: .pyc bytes}; a file that does not compile is left out."""
     src = tmp / "compile"
-    for i, w in enumerate(wheels):
-        for k, v in w.files.items():
+    shutil.rmtree(src, ignore_errors=True)
+    labels = sorted(trees)
+    for i, label in enumerate(labels):
+        for k, v in trees[label][0].items():
             if k.endswith(".py"):
                 p = src / str(i) / k
                 p.parent.mkdir(parents=True, exist_ok=True)
                 p.write_bytes(v)
-    # ddir: tracebacks name the file where the wheel is installed, not the build's temp folder.
+    ddirs = {str(i): trees[label][1] for i, label in enumerate(labels)}
     code = (
-        "import compileall, os, py_compile, json\n"
-        "ok = all([compileall.compile_dir(f'/src/{d}', ddir='/lib/python3.12/site-packages', quiet=1,\n"
-        "    workers=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n"
-        "    for d in os.listdir('/src')])\n"
-        "json.dumps({'ok': ok})\n"
+        "import compileall, json, py_compile\n"
+        f"for d, ddir in {ddirs!r}.items():\n"
+        "    compileall.compile_dir(f'/src/{d}', ddir=ddir, quiet=2, workers=1,\n"
+        "        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n"
+        "json.dumps({'ok': True})\n"
     )
-    result = node_pyodide({"indexURL": str(core_dir) + "/", "mounts": [["/src", str(src)]], "code": code})
-    if not result["ok"]:
-        raise BuildError("compiling the wheels to bytecode failed")
-    for i, w in enumerate(wheels):
-        keep = w.name in KEEP_SOURCES
-        files = {}
+    node_pyodide({"indexURL": str(core_dir) + "/", "mounts": [["/src", str(src)]], "code": code})
+    out = {}
+    for i, label in enumerate(labels):
+        out[label] = pycs = {}
+        for k in trees[label][0]:
+            if k.endswith(".py"):
+                parent, _, mod = k.rpartition("/")
+                pyc = src / str(i) / parent / "__pycache__" / f"{mod[:-3]}.{PY_TAG}.pyc"
+                if pyc.exists():
+                    pycs[k] = pyc.read_bytes()
+    return out
+
+
+def compile_wheels(wheels: list[Wheel], core_dir: Path, tmp: Path) -> None:
+    """Swap each wheel's .py files for bytecode (kept beside the sources for KEEP_SOURCES)."""
+    compiled = compile_trees({w.name: (w.files, "/lib/python3.12/site-packages") for w in wheels}, core_dir, tmp)
+    for w in wheels:
+        pycs, files = compiled[w.name], {}
         for k, v in w.files.items():
-            if not k.endswith(".py"):
+            if k not in pycs:  # not Python, or not valid Python 3.12 (kept as it was)
                 files[k] = v
-                continue
-            parent, _, mod = k.rpartition("/")
-            pyc = src / str(i) / parent / "__pycache__" / f"{mod[:-3]}.{PY_TAG}.pyc"
-            if not pyc.exists():
-                raise BuildError(f"{w.name}: {k} did not compile")
-            if keep:
+            elif w.name in KEEP_SOURCES:
+                parent, _, mod = k.rpartition("/")
                 files[k] = v
-                files[f"{parent}/__pycache__/{mod[:-3]}.{PY_TAG}.pyc".lstrip("/")] = pyc.read_bytes()
+                files[f"{parent}/__pycache__/{mod[:-3]}.{PY_TAG}.pyc".lstrip("/")] = pycs[k]
             else:
-                files[k[:-3] + ".pyc"] = pyc.read_bytes()
+                files[k[:-3] + ".pyc"] = pycs[k]
         w.files = files
+
+
+def compiled_stdlib(core_dir: Path, tmp: Path) -> Path:
+    """python_stdlib.zip with bytecode instead of sources, as Pyodide's own "pyc" release has
+    it: without it every standard module Panel imports is compiled in the browser at each
+    visit. Made from the checked npm file; cached."""
+    rules = sha256_bytes(json.dumps([PYODIDE_CORE_SHA256["python_stdlib.zip"], PY_TAG, 1]).encode())[:16]
+    dest = CACHE / "stdlib" / f"python_stdlib-{rules}.zip"
+    if dest.exists():
+        return dest
+    log("precompiling the standard library to bytecode")
+    with zipfile.ZipFile(core_dir / "python_stdlib.zip") as z:
+        infos = [i for i in z.infolist() if not i.is_dir()]
+        files = {i.filename: z.read(i) for i in infos}
+    pycs = compile_trees({"stdlib": (files, "/lib/python312.zip")}, core_dir, tmp)["stdlib"]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for k in sorted(files):
+            name, data = (k[:-3] + ".pyc", pycs[k]) if k in pycs else (k, files[k])
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(buf.getvalue())
+    return dest
 
 
 # --------------------------------------------------------------------------- Node + Pyodide
@@ -558,7 +598,8 @@ def finish_page(html: str, boot_js: str, loading_css: str) -> tuple[str, set[str
     external = sorted({u for u in URL_RE.findall(html) if not u.startswith(ALLOWED_EXTERNAL)})
     if external:
         raise BuildError("the page still points at other hosts:\n  " + "\n  ".join(external))
-    head = (f"<head>\n<style>\n{loading_css}</style>\n<script>\n{boot_js}</script>")
+    head = (f'<head>\n<link rel="icon" href="favicon.ico">\n<style>\n{loading_css}</style>\n'
+            f"<script>\n{boot_js}</script>")
     if html.count("<head>") != 1:
         raise BuildError("cannot find <head> in the converted page")
     html = html.replace("<head>", head, 1)
@@ -649,6 +690,8 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         (staging / PYODIDE_DIR).mkdir(parents=True)
         for n in PYODIDE_CORE_SHA256:
             shutil.copyfile(core_dir / n, staging / PYODIDE_DIR / n)
+        if PRECOMPILE_STDLIB:
+            shutil.copyfile(compiled_stdlib(core_dir, tmp), staging / PYODIDE_DIR / "python_stdlib.zip")
 
         lock = {"info": official_lock["info"], "packages": {}}
         for name in pyodide_names:
@@ -667,6 +710,8 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         packages = sorted(lock["packages"])
 
         static_files = copy_static_refs(refs, pypi, staging)
+        with zipfile.ZipFile(pypi["panel"]) as z:
+            (staging / "favicon.ico").write_bytes(z.read("panel/dist/images/favicon.ico"))
         (staging / "index.html").write_text(html, encoding="utf-8")
         prelude = (STATIC / "prelude.py").read_text()
         env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn"}
@@ -684,7 +729,7 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
 
         # What a first visit downloads: the page, its scripts and styles, the worker, the runtime,
         # every wheel. (The editor loads a mode and a theme on top, a few kB.)
-        first_visit = ["index.html", "worker.js", *sorted(r for r in refs if r in static_files),
+        first_visit = ["index.html", "favicon.ico", "worker.js", *sorted(r for r in refs if r in static_files),
                        *(PYODIDE_DIR + n for n in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
                                                    "python_stdlib.zip", "pyodide-lock.json")),
                        *(PYODIDE_DIR + lock["packages"][n]["file_name"] for n in packages)]

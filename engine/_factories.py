@@ -51,32 +51,41 @@ def _finish(data, dtype=None, requires_grad=False, device=None):
     return t
 
 
-def _infer(data):
-    """NumPy array for nested Python data, with PyTorch's dtype inference."""
+def _infer(data, target=None):
+    """NumPy array for nested Python data, with PyTorch's dtype inference. With a ``target``
+    dtype, Python numbers convert straight to it (``torch.tensor(0.1, dtype=torch.float64)`` is
+    never rounded through float32 on the way)."""
     if isinstance(data, Tensor):
         return data._data.copy()
     if isinstance(data, np.ndarray):
         return data.copy() if data.dtype != np.float64 or True else data
     if isinstance(data, (list, tuple)):
         dt = _sequence_dtype(data)
+        unwrapped = _unwrap_nested(data)
         try:
-            arr = np.array(_unwrap_nested(data))
+            arr = np.array(unwrapped)
         except ValueError:
             arr = None
         if arr is None or arr.dtype == object:
-            raise _ragged_error(data, dt is not None and dt.is_floating_point)
-        return arr.astype((dt or _dtypes.get_default_dtype()).np)
+            kind = target or dt
+            raise _ragged_error(data, kind is not None and kind.is_floating_point)
+        return arr.astype((target or dt or _dtypes.get_default_dtype()).np)
     if isinstance(data, np.generic):  # before the Python checks: np.float64 is a float, np.int32 Integral
         return np.asarray(data)
     if isinstance(data, bool):
         return np.asarray(data)
     if isinstance(data, numbers.Integral):
-        return np.asarray(data, dtype=np.int64)
+        try:
+            return np.asarray(data, dtype=target.np if target is not None else np.int64)
+        except OverflowError:
+            raise ValueError("Overflow when unpacking long long") from None
     if isinstance(data, numbers.Real):
-        return np.asarray(data, dtype=_dtypes.get_default_dtype().np)
+        return np.asarray(data, dtype=(target or _dtypes.get_default_dtype()).np)
     if isinstance(data, np.generic):
         return np.asarray(data)
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def _ragged_error(data, floating):
@@ -128,11 +137,15 @@ def _sequence_dtype(data):
         elif isinstance(x, bool):
             d = _dtypes.bool_
         elif isinstance(x, numbers.Integral):
+            if not -2**63 <= x < 2**63:
+                raise ValueError("Overflow when unpacking long long")
             d = _dtypes.int64
         elif isinstance(x, numbers.Real):
             d = _dtypes.get_default_dtype()
+        elif isinstance(x, str):
+            raise ValueError("too many dimensions 'str'")
         else:
-            continue
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
         dt = d if dt is None else _dtypes.promote_types(dt, d)
     return dt
 
@@ -199,7 +212,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
           and not _warned_ndarray_list):  # PyTorch warns once per process
         _warned_ndarray_list = True
         warnings.warn(_NDARRAY_LIST, UserWarning, stacklevel=2)
-    arr = _infer(data)
+    arr = _infer(data, _dtypes.from_numpy_dtype(np.dtype(_dtypes.to_numpy_dtype(dtype))) if dtype is not None else None)
     check_size(arr.size)
     return _finish(arr, dtype, requires_grad, device)
 
@@ -434,7 +447,7 @@ def legacy_new(dt, args, kwargs):
             kind = type(data)
             kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
             raise TypeError(f"new(): data must be a sequence (got {kind})")
-        return _wrap(np.asarray(_infer(data), dtype=dt.np) if not isinstance(data, np.ndarray) else data.astype(dt.np))
+        return _wrap(np.asarray(_infer(data, dt), dtype=dt.np) if not isinstance(data, np.ndarray) else data.astype(dt.np))
     return _wrap(np.zeros(_size(args, "new"), dtype=dt.np))
 
 

@@ -163,6 +163,31 @@ Tensor.__ror__ = lambda self, other: _ops.bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: _ops.bitwise_xor(other, self)
 
 
+# ----- Operands an operator takes: anything else is NotImplemented, as in PyTorch -----
+# (so ``t + None`` and ``t + [1, 2]`` are TypeErrors and ``t != None`` is True)
+import numbers as _numbers  # noqa: E402
+
+_FAST_OPERANDS = (Tensor, int, float, bool)
+_OPERANDS = (Tensor, _numbers.Number, np.generic, np.ndarray)
+
+
+def _checks_operand(fn):
+    def operator(self, other):
+        if type(other) in _FAST_OPERANDS or isinstance(other, _OPERANDS):
+            return fn(self, other)
+        return NotImplemented
+
+    operator.__name__ = operator.__qualname__ = getattr(fn, "__name__", "operator")
+    return operator
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
+              "__rmatmul__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
+              "__xor__", "__rand__", "__ror__", "__rxor__"):
+    setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
+
+
 # ----- NumPy ufuncs on tensors -----
 import operator as _operator  # noqa: E402
 

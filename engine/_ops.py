@@ -14,7 +14,8 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import node_class
-from ._tensor import Size, Tensor, _Meta, _wrap, check_size, is_scalar, record
+from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _wrap, check_size, is_scalar, record,
+                      unpack_saved)
 
 
 class Op:
@@ -1144,7 +1145,114 @@ def _should_fold(a, b):
 def _view_of(out, x):
     out._vc = x._vc
     out._base = x if x._base is None else x._base
+    if _grad_mode._enabled:
+        out._view_version = x._vc[0]  # a differentiable view: see refresh_view and copy_slices
     return out
+
+
+# ----- In-place ops on views (PyTorch's view + inplace semantics) -----
+
+AS_STRIDED = defop("AsStridedBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
+
+
+def _view_index(v, b):
+    """Where each element of the NumPy view ``v`` sits in the array ``b`` it shares memory with, as an
+    advanced index; None if ``v`` does not lie inside ``b``."""
+    if b.ndim == 0:
+        return ()
+
+    def offsets(a):
+        off = np.zeros(a.shape, np.int64)
+        for k, (n, st) in enumerate(zip(a.shape, a.strides)):
+            off = off + (np.arange(n, dtype=np.int64) * st).reshape([n if j == k else 1 for j in range(a.ndim)])
+        return off.ravel()
+
+    bo = offsets(b)
+    order = np.argsort(bo, kind="stable")
+    sorted_bo = bo[order]
+    vo = offsets(v) + (v.__array_interface__["data"][0] - b.__array_interface__["data"][0])
+    pos = np.clip(np.searchsorted(sorted_bo, vo), 0, builtins.max(bo.size - 1, 0))
+    if bo.size == 0 or not np.array_equal(sorted_bo[pos], vo):
+        return None
+    return tuple(i.reshape(v.shape) for i in np.unravel_index(order[pos], b.shape))
+
+
+def refresh_view(t):
+    """A view whose base (or another view of that base) changed in place gets ``AsStridedBackward0``
+    of the base's current history as its grad_fn, as PyTorch regenerates it."""
+    fn = t._grad_fn
+    if fn is not None and fn._n_outputs > 1:
+        name = fn.name()
+        name = name[:-len("Backward0")] if name.endswith("Backward0") else name
+        raise RuntimeError(
+            f"Output {t._output_nr} of {name} is a view and its base or another view of its base has been modified "
+            "inplace. This view is the output of a function that returns multiple views. Such functions do not allow "
+            "the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+    t._view_version = t._vc[0]
+    base = t._base
+    if not base._requires_grad:
+        return
+    index = _view_index(t._data, base._data)
+    if index is None:
+        return
+    prev = _grad_mode._enabled
+    _grad_mode._set(True)
+    try:
+        fresh = record(AS_STRIDED, (base,), t._data, {"index": index})
+    finally:
+        _grad_mode._set(prev)
+    t._grad_fn, t._output_nr, t._requires_grad = fresh._grad_fn, 0, True
+
+
+def _copy_slices_rule(k):
+    def rule(g, ans, *args, index, inner):
+        r = _inner_vjp(inner, k, getitem_np(g, index))
+        if k:
+            return r
+        rest = _zero_at(g, index)
+        return rest if r is None else rest + _embed(r, g._data.shape, index)
+
+    return rule
+
+
+def _inner_vjp(inner, k, g):
+    """Input ``k``'s grad from the node of an in-place op on a view, given the view's grad ``g``."""
+    ans, args = unpack_saved(inner)
+    r = inner._op.vjps[k](g, ans, *args, **(inner._attrs or {}))
+    if r is not None:
+        shape, dt = inner._metas[k]
+        if r._data.shape != shape:
+            r = sum_to(r, shape)
+        if r._data.dtype != dt:
+            r = to_dtype(r, dt)
+    return r
+
+
+COPY_SLICES_VIEW = defop("CopySlices", *[_copy_slices_rule(k) for k in range(8)],
+                         cpp_name="torch::autograd::CopySlices")
+
+
+def copy_slices(view, out):
+    """``view`` took ``out``'s values in place: its base's history becomes ``CopySlices`` around
+    ``out.grad_fn`` (edges: the base's old history, then the op's other inputs), and the view's
+    becomes ``AsStridedBackward0`` of the base."""
+    base, inner = view._base, out._grad_fn
+    index = _view_index(view._data, base._data)
+    if index is None:  # not sharing memory with its base any more: only the view changed
+        view._grad_fn, view._output_nr, view._requires_grad = inner, out._output_nr, True
+        return
+    node = COPY_SLICES_VIEW.node_cls()
+    node._op = COPY_SLICES_VIEW
+    node._attrs = {"index": index, "inner": inner}
+    if base._grad_fn is not None:
+        edge = (base._grad_fn, base._output_nr)
+    else:
+        edge = (base._grad_accumulator(), 0) if base._requires_grad else (None, 0)
+    node.next_functions = (edge,) + tuple(inner.next_functions[1:])
+    node._metas = [(base._data.shape, base._data.dtype)] + list(inner._metas[1:])
+    node._saved = []  # nothing of its own; released like any node so a second backward is caught
+    base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    refresh_view(view)
 
 
 def _shape_arg(shape):
@@ -1367,6 +1475,7 @@ SLICE = defop("SliceBackward0", lambda g, ans, x, index: _embed(g, x.shape, inde
 INDEX = defop("IndexBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
 COPY_SLICES = defop("CopySlices", lambda g, ans, x, v, index: _zero_at(g, index),
                     lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), cpp_name="torch::autograd::CopySlices")
+FILL_TENSOR = defop("FillBackward3", lambda g, ans, x, v: g * 0.0, lambda g, ans, x, v: sum(g))
 INDEX_PUT = defop("IndexPutBackward0", lambda g, ans, x, v, index: _zero_at(g, index),
                   lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape))
 MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0))
@@ -1453,7 +1562,7 @@ def getitem(x, index):
                 out, acted = _slice(out, dim, i), True
             dim += 1
     if not acted:
-        out = _slice(out, 0, slice(None)) if nd else _view_of(record(INDEX, (x,), x._data[()], {"index": ()}), x)
+        out = _slice(out, 0, slice(None)) if nd else _view_of(record(INDEX, (x,), x._data[...], {"index": ()}), x)
     return out
 
 
@@ -1504,11 +1613,22 @@ def _scatter_add_zeros(g, shape, dim, index):
 def setitem(x, index, value):
     """``x[index] = value``: in place, recorded as ``CopySlices`` (or ``IndexPutBackward0`` for
     tensor indices) when gradients flow, like PyTorch."""
-    x._check_inplace()
     items = tuple(_index_item(i) for i in (index if isinstance(index, tuple) else (index,)))
+    trivial = builtins.all(i is Ellipsis or isinstance(i, slice) and i == slice(None) for i in items)
+    if _grad_mode._enabled and x._requires_grad and x._grad_fn is None:
+        # PyTorch writes through a view unless the index selects the whole tensor or is only advanced.
+        view = builtins.any(i is None or isinstance(i, (int, slice)) and i != slice(None) for i in items)
+        raise RuntimeError(_VIEW_LEAF_INPLACE if view and not trivial else _LEAF_INPLACE)
+    x._check_inplace()
     v = as_tensor_arg(value)
     vdata = _np_of(v)
+    if trivial and isinstance(v, Tensor) and v._data.shape == x._data.shape:
+        return x.copy_(v)
     if _grad_mode._enabled and (x._requires_grad or isinstance(v, Tensor) and v._requires_grad):
+        if trivial and (not isinstance(v, Tensor) or v._data.ndim == 0):
+            src = _wrap(x._data, x._requires_grad)
+            src._grad_fn, src._output_nr = x._grad_fn, x._output_nr
+            return x._adopt(record(FILL_TENSOR, (src, v), np.full(x._data.shape, vdata, dtype=x._data.dtype)))
         new = x._data.copy()
         new[items] = vdata
         src = _wrap(x._data, x._requires_grad)
@@ -1614,7 +1734,7 @@ for _op in (UNBIND, SPLIT, SPLIT_SIZES):
 def unbind(x, dim=0):
     d = x._data
     dim = norm_dims(dim, d.ndim)[0]
-    parts = tuple(np.take(d, i, axis=dim) for i in range(d.shape[dim]))
+    parts = tuple(d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim]))  # views, as in PyTorch
     outs = record(UNBIND, (x,), parts, {"dim": dim}, n_outputs=len(parts))
     for o in outs:
         _view_of(o, x)
@@ -1636,8 +1756,11 @@ def split(x, split_size_or_sections, dim=0):
                 f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {dim}), but got split_sizes={sizes}")
         op = SPLIT_SIZES
     bounds = np.cumsum([0] + sizes)
-    parts = tuple(np.take(d, np.arange(bounds[i], bounds[i + 1]), axis=dim) for i in range(len(sizes)))
-    return record(op, (x,), parts, {"dim": dim, "sizes": tuple(sizes)}, n_outputs=len(parts))
+    parts = tuple(d[(slice(None),) * dim + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(sizes)))
+    outs = record(op, (x,), parts, {"dim": dim, "sizes": tuple(sizes)}, n_outputs=len(parts))
+    for o in outs:
+        _view_of(o, x)
+    return outs
 
 
 def chunk(x, chunks, dim=0):

@@ -17,10 +17,20 @@ _NONLEAF_GRAD = (
     "TensorBody.h:493.)"
 )
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+_VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+_MULTI_OUTPUT_VIEW = (
+    "Output {nr} of {name} is a view and is being modified inplace. This view is the output of a function that "
+    "returns multiple views. Such functions do not allow the output views to be modified inplace. You should "
+    "replace the inplace operation by an out-of-place one."
+)
 _NONLEAF_FLAG = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
     "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+
+# C++ type names, as PyTorch's messages print them.
+_CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+                   "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 MAX_ELEMENTS = 10**8  # a playground guard: refuse allocations a browser tab cannot hold
 
@@ -186,8 +196,11 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     if not _grad_mode._enabled:
         return outs
     for t in inputs:
-        if isinstance(t, Tensor) and t._requires_grad:
-            break
+        if isinstance(t, Tensor):
+            if t._view_version is not None and t._view_version != t._vc[0]:
+                _refresh_view(t)
+            if t._requires_grad:
+                break
     else:
         return outs
     node = op.node_cls()
@@ -199,6 +212,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     metas = []
     for t in inputs:
         if isinstance(t, Tensor):
+            if t._view_version is not None and t._view_version != t._vc[0]:
+                _refresh_view(t)
             metas.append((t._data.shape, t._data.dtype))
             if not t._requires_grad:
                 edges.append((None, 0))
@@ -238,6 +253,13 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     return outs
 
 
+def _refresh_view(t):
+    # The base (or another view of it) changed in place since this view's grad_fn was made.
+    from ._ops import refresh_view
+
+    refresh_view(t)
+
+
 def unpack_saved(node):
     """The inputs a backward rule sees: saved tensors (checked for in-place changes), scalars,
     or ``_Meta`` stand-ins with shape and dtype."""
@@ -270,7 +292,7 @@ def unpack_saved(node):
 
 def _version_message(t, expected, node):
     desc = f"[torch.{_dtypes.from_numpy_dtype(t._data.dtype)._legacy} {list(t._data.shape)}]"
-    fn = node if node is not None else t._grad_fn
+    fn = node if node is not None else t.grad_fn  # the property: a stale view names AsStrided, as in PyTorch
     if fn is not None:
         name = fn.name()
         if name.endswith("Backward0") and not hasattr(fn, "_is_custom"):
@@ -305,6 +327,7 @@ class Tensor:
     _output_nr = 0
     _grad = None
     _base = None
+    _view_version = None  # set on differentiable views: the version their grad_fn was made at
     _retains_grad = False
     _hooks = None
     _accumulator = None
@@ -347,6 +370,8 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        if self._view_version is not None and self._view_version != self._vc[0]:
+            _refresh_view(self)
         return self._grad_fn
 
     @property
@@ -373,9 +398,17 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
             if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor of size "
+                    f"'{list(self._data.shape)}'. Please ensure that the gradient and the tensor are the same size")
             if value._data.dtype != self._data.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value._data.dtype.name]}' to a "
+                    f"tensor with grad_dtype '{_dtypes.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'. The gradient "
+                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+                    "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+                    "caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that "
+                    "assume they match.")
         self._grad = value
 
     @grad.deleter
@@ -655,8 +688,19 @@ class Tensor:
 
     # ----- in-place machinery -----
     def _check_inplace(self):
-        if self._requires_grad and self._grad_fn is None and _grad_mode._enabled:
+        if not _grad_mode._enabled:
+            return
+        if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
+        if self._view_version is not None:
+            base = self._base
+            if base._requires_grad and base._grad_fn is None:
+                raise RuntimeError(_VIEW_LEAF_INPLACE)
+            fn = self._grad_fn
+            if fn is not None and fn._n_outputs > 1:
+                name = fn.name()
+                name = name[:-len("Backward0")] if name.endswith("Backward0") else name
+                raise RuntimeError(_MULTI_OUTPUT_VIEW.format(nr=self._output_nr, name=name))
 
     def _bump(self):
         self._vc[0] += 1
@@ -674,6 +718,12 @@ class Tensor:
         self._data[...] = out._data
         self._bump()
         if out._grad_fn is not None:
+            if self._view_version is not None:
+                # The op changed the base too: its history becomes CopySlices, as in PyTorch.
+                from ._ops import copy_slices
+
+                copy_slices(self, out)
+                return self
             self._grad_fn = out._grad_fn
             self._output_nr = out._output_nr
             self._requires_grad = True

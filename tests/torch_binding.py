@@ -81,7 +81,8 @@ def run_cells(cells, torch_module, namespace=None):
             try:
                 tree = ast.parse(source, filename=f"<cell {i}>")
                 last = None
-                if tree.body and isinstance(tree.body[-1], ast.Expr):
+                # like IPython, a trailing ";" hides the last expression's value
+                if tree.body and isinstance(tree.body[-1], ast.Expr) and not source.rstrip().endswith(";"):
                     last = ast.Expression(tree.body.pop().value)
                 exec(compile(tree, f"<cell {i}>", "exec"), ns)
                 if last is not None:

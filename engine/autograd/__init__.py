@@ -29,7 +29,7 @@ def _grad_list(grads, n):
         grads = (grads,)
     grads = list(grads)
     if len(grads) != n:
-        raise RuntimeError(f"got {len(grads)} tensors and {n} gradients")
+        raise RuntimeError(f"got {n} tensors and {len(grads)} gradients")
     return grads
 
 

@@ -5,6 +5,7 @@ delivered its gradient, in PyTorch's order (latest-created first, ``AccumulateGr
 No recursion, so a 100,000-op chain is fine in CPython and in Pyodide.
 """
 import heapq
+import warnings
 
 import numpy as np
 
@@ -14,6 +15,13 @@ from .._ops import sum_to, to_dtype
 from .._tensor import Size, Tensor, _wrap, unpack_saved
 
 _LAST = float("inf")
+_CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
+)
+_warned_cycle = False
 
 
 def _priority(node):
@@ -53,7 +61,8 @@ def make_grads(outputs, grad_outputs, create_graph):
 def _root(t, i):
     if not t._requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-    return (t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0)
+    fn = t.grad_fn  # the property: a view whose base changed in place gets its history refreshed
+    return (fn, t._output_nr) if fn is not None else (t._grad_accumulator(), 0)
 
 
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None, accumulate=True,
@@ -61,6 +70,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     """Shared by ``backward`` (accumulate into ``.grad``) and ``grad`` (return the grads of ``inputs``)."""
     if retain_graph is None:
         retain_graph = create_graph
+    global _warned_cycle
+    if accumulate and create_graph and not _warned_cycle:
+        _warned_cycle = True  # TORCH_WARN_ONCE: once per process
+        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=4)
     roots = []
     for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None and not t._requires_grad:
@@ -217,7 +230,11 @@ def _hooked_grad(node, nr, g):
 def _accumulate(t, g, create_graph):
     """Add ``g`` into ``t.grad``: in place normally, out of place when building a graph."""
     if t._grad is None:
-        t._grad = g if create_graph else _wrap(g._data.astype(t._data.dtype, copy=True))
+        if create_graph:
+            # A copy (CopyBackwards), as PyTorch's AccumulateGrad makes: .grad never aliases a graph tensor.
+            t._grad = _wrap(np.empty_like(g._data, dtype=t._data.dtype)).copy_(g)
+        else:
+            t._grad = _wrap(g._data.astype(t._data.dtype, copy=True))
     elif create_graph or t._grad._requires_grad:
         t._grad = t._grad + g
     else:

@@ -11,6 +11,9 @@ position), AccumulateGrad -> its ``.variable`` leaf ("variable").
 
 Walked iteratively: graphs can have 100,000 nodes.
 """
+import contextlib
+import gc
+import itertools
 import math
 import warnings
 from collections import deque
@@ -153,7 +156,7 @@ def collect_tensors(namespace, tensor_type, order=(), module_type=None, limit=MA
             for i, item in enumerate(value[:MAX_CONTAINER]):
                 add(f"{name}[{i}]", item)
         elif isinstance(value, dict):
-            for key, item in list(value.items())[:MAX_CONTAINER]:
+            for key, item in itertools.islice(value.items(), MAX_CONTAINER):
                 if isinstance(key, (str, int)):
                     add(f"{name}[{key!r}]", item)
         elif module_type is not None and isinstance(value, module_type):
@@ -228,6 +231,18 @@ def _function_node(node_id, fn):
     }
 
 
+@contextlib.contextmanager
+def gc_paused():
+    """Building 100,000 small dicts triggers many full collections; they find nothing here."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def trace(named, output=None, origins=None, max_functions=None):
     """Build the Graph for ``named`` = [(label, tensor)] (see collect_tensors).
 
@@ -235,6 +250,11 @@ def trace(named, output=None, origins=None, max_functions=None):
     ``origins``: {label: "detach" | "no_grad"} from program.analyse.
     ``max_functions``: stop expanding after this many grad_fn nodes (``truncated``).
     """
+    with gc_paused():
+        return _trace(named, output, origins, max_functions)
+
+
+def _trace(named, output, origins, max_functions):
     origins = origins or {}
     graph = Graph()
     tensor_ids = {}  # id(tensor) -> node id

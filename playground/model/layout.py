@@ -5,6 +5,7 @@
    the end sits beside its use instead of far left.
 3. Barycenter sweeps (down, then up) order each layer to reduce crossings.
 """
+import gc
 from collections import deque
 
 
@@ -14,6 +15,16 @@ def layered_layout(node_ids, edges, sweeps=2, layer_gap=1.0, row_gap=1.0):
     ``edges``: (u, v) pairs meaning u is drawn left of v. Cycles are tolerated (their nodes
     go after the acyclic part). Unknown ids in edges are ignored.
     """
+    enabled = gc.isenabled()
+    gc.disable()  # many small lists/tuples: full collections would find nothing and cost seconds
+    try:
+        return _layout(node_ids, edges, sweeps, layer_gap, row_gap)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _layout(node_ids, edges, sweeps, layer_gap, row_gap):
     index = {n: i for i, n in enumerate(node_ids)}
     n = len(node_ids)
     succ = [[] for _ in range(n)]
@@ -68,6 +79,8 @@ def layered_layout(node_ids, edges, sweeps=2, layer_gap=1.0, row_gap=1.0):
 
     def sweep(rows, neighbours):
         for row in rows:
+            if len(row) < 2:
+                continue
             keyed = []
             for k, i in enumerate(row):
                 near = neighbours[i]

@@ -7,6 +7,7 @@ sees the same accumulated grads.
 import base64
 import binascii
 import json
+import re
 import zlib
 
 VERSION = "v1"
@@ -14,6 +15,7 @@ MAX_ENCODED = 32 * 1024  # characters in the hash
 MAX_DECODED = 64 * 1024  # bytes of JSON after inflating
 MAX_ACTIONS = 50
 LANGUAGES = ("en", "zh")
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 DEFAULTS = {
     "code": "",
@@ -103,6 +105,8 @@ def decode(text):
         raise LinkError("This is not a playground link.")
     if version != VERSION:
         raise LinkError(f"This link was made by a newer playground ({version}); this one reads {VERSION}.")
+    if not _BASE64URL.fullmatch(payload):
+        raise LinkError("This link is damaged: it was cut or changed (bad characters).")
     try:
         packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
     except (binascii.Error, ValueError):

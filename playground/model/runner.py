@@ -177,7 +177,7 @@ class _Output(io.TextIOBase):
 
 # --- the time limit -------------------------------------------------------------------------
 # Three ways, best first: a SIGALRM timer (main thread of a real OS process: zero overhead and
-# also stops long loops inside the engine), sys.monitoring LINE/JUMP events on the user's code
+# also stops long loops inside the engine), sys.monitoring JUMP events on the user's code
 # objects only (Python 3.12+, e.g. Pyodide: other code runs at full speed), sys.settrace (last
 # resort: slows every Python call while active).
 
@@ -232,15 +232,15 @@ def time_limit(seconds, program=None, mode=None):
             signal.signal(signal.SIGALRM, previous)
     elif mode == "monitoring" and _claim_monitoring_tool() is not None:
         mon, tool = sys.monitoring, _monitoring_tool
-        events = mon.events.LINE | mon.events.JUMP
+        # Backward jumps are enough: code without loops ends (or hits the recursion limit).
+        events = mon.events.JUMP
 
         def check(*args):
             if time.monotonic() > deadline:
                 raise StopExecution
 
         codes = program.codes if program else []
-        mon.register_callback(tool, mon.events.LINE, check)
-        mon.register_callback(tool, mon.events.JUMP, check)
+        mon.register_callback(tool, events, check)
         for code in codes:
             mon.set_local_events(tool, code, events)
         try:
@@ -248,8 +248,7 @@ def time_limit(seconds, program=None, mode=None):
         finally:
             for code in codes:
                 mon.set_local_events(tool, code, 0)
-            mon.register_callback(tool, mon.events.LINE, None)
-            mon.register_callback(tool, mon.events.JUMP, None)
+            mon.register_callback(tool, events, None)
     else:
 
         def local(frame, event, arg):

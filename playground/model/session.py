@@ -12,11 +12,8 @@ import dataclasses
 import importlib
 import json
 import os
-import select
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -272,6 +269,10 @@ class InProcessSession:
             })
 
     def _snapshot(self, record=None):
+        with graph_mod.gc_paused():
+            return self._build_snapshot(record)
+
+    def _build_snapshot(self, record):
         graph_dict = {"nodes": [], "edges": [], "truncated": False}
         inspector, outputs, default = [], [], None
         if self._ns is not None:
@@ -347,6 +348,8 @@ class _ChildFailure(Exception):
 
 
 def _kill(proc):
+    import subprocess
+
     if proc is not None and proc.poll() is None:
         try:
             proc.kill()
@@ -436,6 +439,9 @@ class SubprocessSession:
     # --- the child ----------------------------------------------------------------------------
 
     def _spawn(self):
+        import subprocess  # here, not at the top: Pyodide has no processes
+        import tempfile
+
         env = dict(os.environ)
         env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -481,6 +487,8 @@ class SubprocessSession:
         return ErrorInfo(kind, "ProcessError", message, traceback=message, hint=dict(_RESTORED))
 
     def _readline(self, deadline):
+        import select
+
         fd = self._proc.stdout.fileno()
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()

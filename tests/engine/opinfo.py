@@ -9,6 +9,7 @@ indices, targets) live inside the callable, so one case is one call site users c
 >>> [a.shape for a in case.inputs()]
 [(3, 4)]
 """
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -459,3 +460,36 @@ case("F.nll_loss_1d", lambda torch, x: F(torch).nll_loss(x, torch.tensor(1)), ((
 
 CASES_BY_NAME = {c.name: c for c in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "case names must be unique"
+
+
+# ----- Running the same code on both modules -----
+
+def plain(x):
+    """Tensors as (dtype, values, requires_grad); containers kept; everything else as is."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(plain(v) for v in x)
+    if hasattr(x, "detach") and hasattr(x, "dtype"):
+        a = x.detach().numpy()
+        if a.dtype.kind == "f":
+            a = np.round(a.astype(np.float64), 6).astype(object)
+            a[np.isnan(a.astype(np.float64))] = "nan"  # so that equal results compare equal
+        return ("tensor", str(x.dtype), a.tolist(), x.requires_grad)
+    return x
+
+
+def outcome(fn, mod):
+    """What ``fn(mod)`` did: ("ok", result as plain data) or ("raised", class name, message), and its warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = ("ok", plain(fn(mod)))
+        except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+            result = ("raised", type(e).__name__, str(e))
+    return result, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def same(torch_ref, et, fn):
+    """Run ``fn`` with real PyTorch and with the engine; assert identical results, errors and warnings."""
+    ours, ref = outcome(fn, et), outcome(fn, torch_ref)
+    assert ours == ref
+    return ref

@@ -22,13 +22,16 @@ Bullets of real-code.md, and the cases covering them:
 - ``.data``, boolean masks, row assignment: data_inplace, boolean_mask, row_assignment
 - custom Functions: function_ctx_style, function_setup_context (CubeBackward / CubeBackwardBackward,
   ``Fn.apply`` aliased, a Function inside another's backward), function_save_none,
-  function_materialize, function_multiple_outputs, function_in_backward
-- ``gradcheck``/``gradgradcheck`` with ``eps=``/``atol=``: gradcheck, gradcheck_messages
+  function_materialize, function_multiple_outputs, function_in_backward, function_more (MyReLU and
+  LegendrePolynomial3 from the PyTorch tutorials, needs_input_grad, mark_non_differentiable,
+  once_differentiable)
+- ``gradcheck``/``gradgradcheck`` with ``eps=``/``atol=``: gradcheck, gradcheck_messages, gradcheck_forms
 - ``autograd.functional``: functional_jacobian, jacobian_more
 - classics: blitz (random, see ``test_blitz_*``), blitz_requires_grad, manual_sgd, micrograd_neuron
 - around them, the same code's neighbours: type_reprs, backward_errors, no_grad_variants,
   retain_grad_hooks, detach_and_clone, grad_function, numpy_interop, device_more, shapes_more,
-  data_more, inplace_errors, mask_more, mask_write_grad, legacy_more
+  data_more, inplace_errors, mask_more, mask_write_grad, legacy_more, tensor_inference,
+  copy_construct_warning, operator_operands, print_suffix_wrap, grad_fn_names, view_inplace, float64_precision
 """
 import re
 
@@ -55,7 +58,6 @@ def lines(name, exprs, setup=""):
     except Exception as e:
         print(expr, "->", type(e).__name__, e)
 """)
-
 
 
 # ---- device= / dtype= keywords
@@ -869,7 +871,9 @@ lines("tensor_inference", ["torch.tensor(np.float64(1.5))", "torch.tensor(np.flo
     "torch.stack([torch.tensor([1., 2.]), torch.tensor([3., 4.])])", "torch.tensor([[1, 2], [3]])", "torch.tensor([[1., 2.], 3.])",
     "torch.tensor([1., [2., 3.]])", "torch.tensor([[[1], [2]], [[1], [2, 3]]])", "torch.tensor('a')", "torch.as_tensor(np.float64(2.))",
     "torch.as_tensor(torch.tensor([1, 2]), dtype=torch.float32)", "torch.as_tensor([1, 2], dtype=torch.float64)",
-    "torch.full((2,), np.float64(1.5))", "torch.tensor(float('nan'))"], setup="import numpy as np")
+    "torch.full((2,), np.float64(1.5))", "torch.tensor(float('nan'))", "torch.tensor(10**20)", "torch.tensor([10**20])",
+    "torch.Tensor([1, [2, 3]])", "torch.tensor(None)", "torch.tensor([None])", "torch.tensor(['a'])", "torch.tensor({})"],
+    setup="import numpy as np")
 case("copy_construct_warning", '''
 t = torch.tensor([1., 2.], requires_grad=True)
 u = torch.tensor(t)
@@ -878,6 +882,217 @@ v = t.new_tensor(t)
 print(v, v.requires_grad)
 w = t.detach().clone()
 print(w, torch.as_tensor(t) is t, torch.Tensor(t.detach()))
+''')
+lines("operator_operands", ["torch.ones(2) + None", "torch.ones(2) * 'a'", "torch.ones(2) == None", "torch.ones(2) != None",
+    "torch.ones(2) + [1, 2]", "torch.ones(2) == 'a'", "None in [torch.ones(1)]", "torch.ones(2) + np.ones(2)",
+    "torch.ones(2) + torch.tensor(np.float64(1.))", "torch.tensor(True) + 1", "torch.ones(2) < 3", "torch.tensor([True, False]) & True",
+    "torch.tensor([1, 2]) / 2", "torch.tensor([1, 2]) // 2", "torch.tensor([5, 7]) % 3", "1 / torch.tensor([1, 2])",
+    "torch.tensor([1, 2]) * 1.5", "torch.tensor([1, 2], dtype=torch.int32) + torch.tensor([1, 2])"],
+      setup="import warnings\nimport numpy as np\nwarnings.filterwarnings('ignore', category=DeprecationWarning)")
+
+# ---- printing around grad_fn suffixes, node names, in-place on views, float64 precision
+case("print_suffix_wrap", '''
+x = torch.arange(8.).reshape(2, 4).requires_grad_()
+print(x * 1000.5)
+print((x + 1e-5) * 3)
+print(torch.arange(10.).double().requires_grad_() * 1.5)
+print(torch.arange(14.).double() * 1.5)
+print(torch.arange(5.).reshape(1, 5).double().requires_grad_() * 123456.789)
+print(torch.linspace(-1, 1, 9, dtype=torch.float64, requires_grad=True).exp())
+print(torch.tensor([[1e-5, 2.], [3., 4.]], requires_grad=True) * 2)
+print(torch.tensor([1, 2, 3], dtype=torch.int32) * 100000)
+print(torch.tensor([[True, False], [False, True]]))
+print(torch.zeros(0, 3, requires_grad=True))
+print(torch.tensor([float("inf"), 1e-5, -2.]))
+print(torch.tensor([1e-5, 1e5]), torch.tensor([0.1, 0.25, 100000.]), torch.tensor([123.456, -0.001]))
+print(torch.tensor([2.**40, 1.]), torch.tensor([10**10, 1]), torch.tensor([-1e-10]))
+torch.set_printoptions(precision=10)
+print(torch.tensor([1/3, 2/3], dtype=torch.float64), torch.tensor(1/3))
+torch.set_printoptions(profile="default")
+x = torch.randn(3, 4, 5)
+print(x.shape, torch.zeros(2, 3, 4, 5, 6).sum(dim=(1, 3)).shape)
+''')
+case("grad_fn_names", '''
+x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+v = torch.tensor([1., -1.], requires_grad=True)
+exprs = {
+    "x.pow(2)": x.pow(2), "torch.pow(2, x)": torch.pow(2, x), "x.sqrt()": x.sqrt(), "x.exp()": x.exp(), "x.log()": x.log(),
+    "x.sigmoid()": x.sigmoid(), "torch.tanh(x)": torch.tanh(x), "x.relu()": x.relu(), "x.sum(0)": x.sum(0), "x.mean(1)": x.mean(1),
+    "x.max()": x.max(), "x.max(0)[0]": x.max(0)[0], "x.min(1).values": x.min(1).values, "x.t()": x.t(), "x.T": x.T, "x.view(-1)": x.view(-1),
+    "x.reshape(4)": x.reshape(4), "x.flatten()": x.flatten(), "x[0]": x[0], "x[:, 1]": x[:, 1], "x[0, 1]": x[0, 1], "x.unsqueeze(0)": x.unsqueeze(0),
+    "x.squeeze()": x.squeeze(), "x @ x": x @ x, "x.mm(x)": x.mm(x), "x @ v": x @ v, "x.matmul(v)": x.matmul(v), "v.dot(v)": v.dot(v),
+    "x.clamp(min=2)": x.clamp(min=2), "x.abs()": x.abs(), "x.norm()": x.norm(), "v.norm(p=1)": v.norm(p=1), "x.softmax(0)": x.softmax(0),
+    "torch.cat([x, x])": torch.cat([x, x]), "torch.stack([v, v])": torch.stack([v, v]), "x.expand(2, 2, 2)": x.expand(2, 2, 2),
+    "x.repeat(1, 2)": x.repeat(1, 2), "x.transpose(0, 1)": x.transpose(0, 1), "x.permute(1, 0)": x.permute(1, 0), "x.std()": x.std(),
+    "x.var(0)": x.var(0), "x.prod()": x.prod(), "x.cumsum(0)": x.cumsum(0), "x.sin()": x.sin(), "x.cos()": x.cos(), "-x": -x,
+    "x.neg()": x.neg(), "x.reciprocal()": x.reciprocal(), "x.square()": x.square(), "x * v": x * v, "x + v": x + v,
+    "x.sub(v, alpha=2)": x.sub(v, alpha=2), "x.add(1, alpha=3)": x.add(1, alpha=3), "torch.where(x > 2, x, v)": torch.where(x > 2, x, v),
+    "x.masked_fill(x > 2, 0)": x.masked_fill(x > 2, 0), "x.gather(1, torch.tensor([[0], [1]]))": x.gather(1, torch.tensor([[0], [1]])),
+    "x.index_select(0, torch.tensor([1]))": x.index_select(0, torch.tensor([1])), "x.log_softmax(1)": x.log_softmax(1),
+    "x.logsumexp(1)": x.logsumexp(1), "x.detach()": x.detach(), "x.clone()": x.clone(), "x.float()": x.float(), "x.to(torch.float64)": x.to(torch.float64),
+    "x.split(1)[0]": x.split(1)[0], "x.chunk(2, 1)[1]": x.chunk(2, 1)[1], "x.unbind()[0]": x.unbind()[0], "x.narrow(0, 0, 1)": x.narrow(0, 0, 1),
+    "x.contiguous()": x.contiguous(), "x.flip(0)": x.flip(0), "x.amax(0)": x.amax(0), "x.argmax()": x.argmax(),
+}
+for k, y in exprs.items():
+    print(k, "->", None if y.grad_fn is None else type(y.grad_fn).__name__, y.grad_fn.next_functions if y.grad_fn is not None else "")
+''')
+case("view_inplace", '''
+x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = x * 1
+y[0].mul_(10)
+print(y, y.grad_fn)
+y.sum().backward()
+print(x.grad)
+z = x.clone()
+z.T[0] = 0
+print(z, z.grad_fn)
+w = x.detach()
+w[1, 1] = 100
+print(x)
+try:
+    x[0] = 1
+except RuntimeError as e:
+    print("RuntimeError:", e)
+try:
+    x.view(-1).add_(1)
+except RuntimeError as e:
+    print("RuntimeError:", e)
+with torch.no_grad():
+    x[0, 0] = -1
+print(x, x.grad_fn, x.is_leaf)
+a = torch.ones(3, requires_grad=True)
+b = a.exp()
+b.add_(1)
+try:
+    b.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError:", e)
+c = a.sigmoid()
+c.mul_(2)
+try:
+    c.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError:", e)
+''')
+case("float64_precision", '''
+torch.set_printoptions(precision=10)
+print(torch.tensor([1/3, 2/3], dtype=torch.float64), torch.tensor(0.1, dtype=torch.float64))
+print(torch.DoubleTensor([0.1]), torch.Tensor([0.1]).double(), torch.tensor([0.1]).double())
+print(torch.tensor(0.1, dtype=torch.float64).item(), torch.tensor(0.1).item(), torch.tensor([0.1], dtype=torch.double).tolist())
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([0.1]), torch.tensor(1/3).item(), torch.ones(1).dtype)
+torch.set_default_dtype(torch.float32)
+torch.set_printoptions(profile="default")
+''')
+
+# ---- gradcheck call forms, the official custom-Function examples
+case("gradcheck_forms", '''
+from torch.autograd import gradcheck, gradgradcheck
+import torch.nn.functional as F
+x = torch.tensor([0.5, -1.5, 2.0], dtype=torch.double, requires_grad=True)
+print(gradcheck(torch.sigmoid, x))
+print(gradcheck(torch.sigmoid, (x,), eps=1e-6, atol=1e-4, rtol=1e-3, raise_exception=True))
+print(gradcheck(lambda t: F.relu(t) * 2, (x,), fast_mode=True))
+print(gradcheck(lambda a, b: a * b, (x, torch.tensor(3., dtype=torch.double, requires_grad=True))))
+print(gradcheck(lambda a, k: a ** k, (x, 3)))
+print(gradcheck(lambda a: (a.sum(), a * 2), (x,)))
+print(gradgradcheck(lambda a: a ** 3, (x,), eps=1e-6, atol=1e-4))
+print(gradgradcheck(lambda a: a ** 3, (x,), grad_outputs=(torch.ones(3, dtype=torch.double, requires_grad=True),)))
+w = torch.randn(3, 2, dtype=torch.double, requires_grad=True)
+print(gradcheck(lambda a, w: F.linear(a.unsqueeze(0), w.t()), (x, w)))
+print(gradcheck(lambda a: a.abs(), (torch.tensor([0.5, -0.5], dtype=torch.double, requires_grad=True),)))
+try:
+    gradcheck(lambda a: a * 2, (torch.tensor([1., 2.], dtype=torch.double),))
+except Exception as e:
+    print(type(e).__name__, e)
+''')
+case("function_more", '''
+class MyReLU(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return input.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        grad_input = grad_output.clone()
+        grad_input[input < 0] = 0
+        return grad_input
+
+relu = MyReLU.apply
+x = torch.tensor([-1., 0.5, 2.], requires_grad=True)
+y = relu(x) * 3
+print(y, y.grad_fn.next_functions)
+y.sum().backward()
+print(x.grad)
+
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output * 1.5 * (5 * input ** 2 - 1)
+
+P3 = LegendrePolynomial3.apply
+a = torch.full((), 0.0, dtype=torch.float, requires_grad=True)
+b = torch.full((), -1.0, requires_grad=True)
+xs = torch.linspace(-1, 1, 5)
+y_pred = a + b * P3(xs)
+loss = (y_pred - torch.sin(xs)).pow(2).sum()
+print(y_pred, loss)
+loss.backward()
+print(a.grad, b.grad)
+with torch.no_grad():
+    a -= 0.01 * a.grad
+    b -= 0.01 * b.grad
+    a.grad = None
+    b.grad = None
+print(f"Result: y = {a.item()} + {b.item()} * P3(x)")
+
+class NeedsGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y, k):
+        print("needs_input_grad:", ctx.needs_input_grad)
+        ctx.mark_non_differentiable
+        return x * y * k
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None, None
+
+print(NeedsGrad.apply(torch.ones(1, requires_grad=True), torch.ones(1), 2.0))
+class NonDiff(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        idx = x.argmax()
+        ctx.mark_non_differentiable(idx)
+        return x.max(), idx
+
+    @staticmethod
+    def backward(ctx, g, gi):
+        return torch.ones(3) * g
+
+m, i = NonDiff.apply(torch.tensor([1., 5., 2.], requires_grad=True))
+print(m, i, i.requires_grad, m.grad_fn)
+from torch.autograd.function import once_differentiable
+class Once(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+z = torch.tensor([3.], requires_grad=True)
+g, = torch.autograd.grad(Once.apply(z), z, create_graph=True)
+print(g, g.requires_grad, g.grad_fn)
 ''')
 
 
@@ -1562,6 +1777,13 @@ torch.as_tensor(torch.tensor([1, 2]), dtype=torch.float32) -> tensor([1., 2.])
 torch.as_tensor([1, 2], dtype=torch.float64) -> tensor([1., 2.], dtype=torch.float64)
 torch.full((2,), np.float64(1.5)) -> tensor([1.5000, 1.5000])
 torch.tensor(float('nan')) -> tensor(nan)
+torch.tensor(10**20) -> ValueError Overflow when unpacking long long
+torch.tensor([10**20]) -> ValueError Overflow when unpacking long long
+torch.Tensor([1, [2, 3]]) -> TypeError must be real number, not list
+torch.tensor(None) -> RuntimeError Could not infer dtype of NoneType
+torch.tensor([None]) -> RuntimeError Could not infer dtype of NoneType
+torch.tensor(['a']) -> ValueError too many dimensions 'str'
+torch.tensor({}) -> RuntimeError Could not infer dtype of dict
 """,
     "copy_construct_warning": """\
 tensor([1., 2.]) False False
@@ -1569,6 +1791,172 @@ tensor([1., 2.]) False
 tensor([1., 2.]) True tensor([1., 2.])
 UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).
 UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than tensor.new_tensor(sourceTensor).
+""",
+    "operator_operands": """\
+torch.ones(2) + None -> TypeError unsupported operand type(s) for +: 'Tensor' and 'NoneType'
+torch.ones(2) * 'a' -> TypeError only integer tensors of a single element can be converted to an index
+torch.ones(2) == None -> False
+torch.ones(2) != None -> True
+torch.ones(2) + [1, 2] -> TypeError unsupported operand type(s) for +: 'Tensor' and 'list'
+torch.ones(2) == 'a' -> False
+None in [torch.ones(1)] -> False
+torch.ones(2) + np.ones(2) -> tensor([2., 2.], dtype=torch.float64)
+torch.ones(2) + torch.tensor(np.float64(1.)) -> tensor([2., 2.])
+torch.tensor(True) + 1 -> tensor(2)
+torch.ones(2) < 3 -> tensor([True, True])
+torch.tensor([True, False]) & True -> tensor([ True, False])
+torch.tensor([1, 2]) / 2 -> tensor([0.5000, 1.0000])
+torch.tensor([1, 2]) // 2 -> tensor([0, 1])
+torch.tensor([5, 7]) % 3 -> tensor([2, 1])
+1 / torch.tensor([1, 2]) -> tensor([1.0000, 0.5000])
+torch.tensor([1, 2]) * 1.5 -> tensor([1.5000, 3.0000])
+torch.tensor([1, 2], dtype=torch.int32) + torch.tensor([1, 2]) -> tensor([2, 4])
+""",
+    "print_suffix_wrap": """\
+tensor([[   0.0000, 1000.5000, 2001.0000, 3001.5000],
+        [4002.0000, 5002.5000, 6003.0000, 7003.5000]], grad_fn=<MulBackward0>)
+tensor([[3.0000e-05, 3.0000e+00, 6.0000e+00, 9.0000e+00],
+        [1.2000e+01, 1.5000e+01, 1.8000e+01, 2.1000e+01]],
+       grad_fn=<MulBackward0>)
+tensor([ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,
+        12.0000, 13.5000], dtype=torch.float64, grad_fn=<MulBackward0>)
+tensor([ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,
+        12.0000, 13.5000, 15.0000, 16.5000, 18.0000, 19.5000],
+       dtype=torch.float64)
+tensor([[     0.0000, 123456.7890, 246913.5780, 370370.3670, 493827.1560]],
+       dtype=torch.float64, grad_fn=<MulBackward0>)
+tensor([0.3679, 0.4724, 0.6065, 0.7788, 1.0000, 1.2840, 1.6487, 2.1170, 2.7183],
+       dtype=torch.float64, grad_fn=<ExpBackward0>)
+tensor([[2.0000e-05, 4.0000e+00],
+        [6.0000e+00, 8.0000e+00]], grad_fn=<MulBackward0>)
+tensor([100000, 200000, 300000], dtype=torch.int32)
+tensor([[ True, False],
+        [False,  True]])
+tensor([], size=(0, 3), requires_grad=True)
+tensor([        inf,  1.0000e-05, -2.0000e+00])
+tensor([1.0000e-05, 1.0000e+05]) tensor([1.0000e-01, 2.5000e-01, 1.0000e+05]) tensor([ 1.2346e+02, -1.0000e-03])
+tensor([1.0995e+12, 1.0000e+00]) tensor([10000000000,           1]) tensor([-1.0000e-10])
+tensor([0.3333333333, 0.6666666667], dtype=torch.float64) tensor(0.3333333433)
+torch.Size([3, 4, 5]) torch.Size([2, 4, 6])
+""",
+    "grad_fn_names": """\
+x.pow(2) -> PowBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+torch.pow(2, x) -> PowBackward2 ((<AccumulateGrad object at 0x…>, 0),)
+x.sqrt() -> SqrtBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.exp() -> ExpBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.log() -> LogBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.sigmoid() -> SigmoidBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+torch.tanh(x) -> TanhBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.relu() -> ReluBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.sum(0) -> SumBackward1 ((<AccumulateGrad object at 0x…>, 0),)
+x.mean(1) -> MeanBackward1 ((<AccumulateGrad object at 0x…>, 0),)
+x.max() -> MaxBackward1 ((<AccumulateGrad object at 0x…>, 0),)
+x.max(0)[0] -> MaxBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.min(1).values -> MinBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.t() -> TBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.T -> PermuteBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.view(-1) -> ViewBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.reshape(4) -> ViewBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.flatten() -> ViewBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x[0] -> SelectBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x[:, 1] -> SelectBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x[0, 1] -> SelectBackward0 ((<SelectBackward0 object at 0x…>, 0),)
+x.unsqueeze(0) -> UnsqueezeBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.squeeze() -> SqueezeBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x @ x -> MmBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.mm(x) -> MmBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x @ v -> MvBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.matmul(v) -> MvBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+v.dot(v) -> DotBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.clamp(min=2) -> ClampBackward1 ((<AccumulateGrad object at 0x…>, 0),)
+x.abs() -> AbsBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.norm() -> LinalgVectorNormBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+v.norm(p=1) -> LinalgVectorNormBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.softmax(0) -> SoftmaxBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+torch.cat([x, x]) -> CatBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+torch.stack([v, v]) -> StackBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.expand(2, 2, 2) -> ExpandBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.repeat(1, 2) -> RepeatBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.transpose(0, 1) -> TransposeBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.permute(1, 0) -> PermuteBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.std() -> StdBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.var(0) -> VarBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.prod() -> ProdBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.cumsum(0) -> CumsumBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.sin() -> SinBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.cos() -> CosBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+-x -> NegBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.neg() -> NegBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.reciprocal() -> ReciprocalBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.square() -> PowBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x * v -> MulBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x + v -> AddBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.sub(v, alpha=2) -> SubBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.add(1, alpha=3) -> AddBackward0 ((<AccumulateGrad object at 0x…>, 0), (None, 0))
+torch.where(x > 2, x, v) -> WhereBackward0 ((<AccumulateGrad object at 0x…>, 0), (<AccumulateGrad object at 0x…>, 0))
+x.masked_fill(x > 2, 0) -> MaskedFillBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.gather(1, torch.tensor([[0], [1]])) -> GatherBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.index_select(0, torch.tensor([1])) -> IndexSelectBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.log_softmax(1) -> LogSoftmaxBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.logsumexp(1) -> LogsumexpBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.detach() -> None 
+x.clone() -> CloneBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.float() -> None 
+x.to(torch.float64) -> ToCopyBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.split(1)[0] -> SplitBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.chunk(2, 1)[1] -> SplitBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.unbind()[0] -> UnbindBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.narrow(0, 0, 1) -> SliceBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.contiguous() -> None 
+x.flip(0) -> FlipBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.amax(0) -> AmaxBackward0 ((<AccumulateGrad object at 0x…>, 0),)
+x.argmax() -> None 
+""",
+    "view_inplace": """\
+tensor([[10., 20.],
+        [ 3.,  4.]], grad_fn=<CopySlices>) <CopySlices object at 0x…>
+tensor([[10., 10.],
+        [ 1.,  1.]])
+tensor([[0., 2.],
+        [0., 4.]], grad_fn=<CopySlices>) <CopySlices object at 0x…>
+tensor([[  1.,   2.],
+        [  3., 100.]], requires_grad=True)
+RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.
+RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.
+tensor([[ -1.,   2.],
+        [  3., 100.]], requires_grad=True) None True
+RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).
+RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [3]], which is output 0 of Sigmoid, is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).
+""",
+    "float64_precision": """\
+tensor([0.3333333333, 0.6666666667], dtype=torch.float64) tensor(0.1000000000, dtype=torch.float64)
+tensor([0.1000000000], dtype=torch.float64) tensor([0.1000000015], dtype=torch.float64) tensor([0.1000000015], dtype=torch.float64)
+0.1 0.10000000149011612 [0.1]
+tensor([0.1000000000]) 0.3333333333333333 torch.float64
+""",
+    "gradcheck_forms": """\
+True
+True
+True
+True
+True
+True
+True
+True
+True
+True
+ValueError gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True.
+""",
+    "function_more": """\
+tensor([0.0000, 1.5000, 6.0000], grad_fn=<MulBackward0>) ((<torch.autograd.function.MyReLUBackward object at 0x…>, 0), (None, 0))
+tensor([0., 3., 3.])
+tensor([ 1.0000, -0.4375,  0.0000,  0.4375, -1.0000], grad_fn=<AddBackward0>) tensor(6.7855, grad_fn=<SumBackward0>)
+tensor(0.) tensor(-7.2925)
+Result: y = 0.0 + -0.9270748496055603 * P3(x)
+needs_input_grad: (True, False, False)
+tensor([2.], grad_fn=<NeedsGradBackward>)
+tensor(5., grad_fn=<NonDiffBackward>) tensor(1) False <torch.autograd.function.NonDiffBackward object at 0x…>
+tensor([6.]) False None
 """,
 }
 
@@ -1691,3 +2079,69 @@ def test_torch_named_classes_still_pickle():
     back = pickle.loads(pickle.dumps(x))
     assert back.tolist() == x.tolist() and back.dtype is engine.float64
     assert repr(type(x)) == "<class 'torch.Tensor'>" and repr(type(x.shape)) == "<class 'torch.Size'>"
+
+
+# ---------------------------------------------------------------- two more notebooks, cell by cell
+
+D2L_AUTOGRAD = [  # Dive into Deep Learning, 2.5 "Automatic Differentiation"
+    "x = torch.arange(4.0)\nx",
+    "x.requires_grad_(True)\nx.grad  # The default value is None",
+    "y = 2 * torch.dot(x, x)\ny",
+    "y.backward()\nx.grad",
+    "x.grad == 4 * x",
+    "x.grad.zero_()  # Reset the gradient\ny = x.sum()\ny.backward()\nx.grad",
+    "x.grad.zero_()\ny = x * x\ny.backward(gradient=torch.ones(len(y)))  # Faster: y.sum().backward()\nx.grad",
+    "x.grad.zero_()\ny = x * x\nu = y.detach()\nz = u * x\n\nz.sum().backward()\nx.grad == u",
+    "x.grad.zero_()\ny.sum().backward()\nx.grad == 2 * x",
+    "def f(a):\n    b = a * 2\n    while b.norm() < 1000:\n        b = b * 2\n    if b.sum() > 0:\n        c = b\n    else:\n        c = 100 * b\n    return c",
+    "a = torch.randn(size=(), requires_grad=True)\nd = f(a)\nd.backward()",
+    "a.grad == d / a",
+]
+D2L_EXPECTED = [
+    "tensor([0., 1., 2., 3.])\n", "", "tensor(28., grad_fn=<MulBackward0>)\n", "tensor([ 0.,  4.,  8., 12.])\n",
+    "tensor([True, True, True, True])\n", "tensor([1., 1., 1., 1.])\n", "tensor([0., 2., 4., 6.])\n",
+    "tensor([True, True, True, True])\n", "tensor([True, True, True, True])\n", "", "", "tensor(True)\n",
+]
+
+BLITZ_AUTOGRAD = [  # PyTorch's "A Gentle Introduction to torch.autograd"
+    "import torch\n\na = torch.tensor([2., 3.], requires_grad=True)\nb = torch.tensor([6., 4.], requires_grad=True)",
+    "Q = 3*a**3 - b**2",
+    "external_grad = torch.tensor([1., 1.])\nQ.backward(gradient=external_grad)",
+    "# check if collected gradients are correct\nprint(9*a**2 == a.grad)\nprint(-2*b == b.grad)",
+    "x = torch.rand(5, 5)\ny = torch.rand(5, 5)\nz = torch.rand((5, 5), requires_grad=True)\n\na = x + y\n"
+    "print(f\"Does `a` require gradients?: {a.requires_grad}\")\nb = x + z\n"
+    "print(f\"Does `b` require gradients?: {b.requires_grad}\")",
+]
+BLITZ_AUTOGRAD_EXPECTED = [
+    "", "", "", "tensor([True, True])\ntensor([True, True])\n",
+    "Does `a` require gradients?: False\nDoes `b` require gradients?: True\n",
+]
+
+NOTEBOOKS = {"d2l_autograd": (D2L_AUTOGRAD, D2L_EXPECTED), "blitz_autograd": (BLITZ_AUTOGRAD, BLITZ_AUTOGRAD_EXPECTED)}
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_notebook_on_the_engine(name):
+    cells, expected = NOTEBOOKS[name]
+    engine.manual_seed(0)
+    assert run_cells(cells, engine) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("direction", ["torch_draws", "engine_draws"])
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_notebook_matches_torch(torch_ref, name, direction, seed):
+    cells, expected = NOTEBOOKS[name]
+    torch_ref.manual_seed(seed)
+    engine.manual_seed(seed)
+    tape = RandomTape()
+    if direction == "torch_draws":
+        t_out = run_cells(cells, tape.recording(torch_ref))
+        e_out = run_cells(cells, tape.replaying(engine))
+    else:
+        e_out = run_cells(cells, tape.recording(engine))
+        t_out = run_cells(cells, tape.replaying(torch_ref))
+    assert tape.exhausted
+    assert t_out == expected
+    assert e_out == t_out

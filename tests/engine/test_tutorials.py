@@ -108,6 +108,11 @@ def test_magics_are_skipped():
     assert run_cells(["%matplotlib inline", "!pip list", "1 + 1"], engine) == ["", "", "2\n"]
 
 
+def test_last_expression_shown_as_a_notebook_shows_it():
+    out = run_cells(["x = torch.ones(2)\nx * 2", "x * 2;", "None", "print(1)\nx.sum().item()", "y = x"], engine)
+    assert out == ["tensor([2., 2.])\n", "", "", "1\n2.0\n", ""]
+
+
 def test_imports_resolve_to_the_given_module():
     ns = {}
     out = run_cells(
@@ -193,6 +198,29 @@ def test_random_cells_recomputed_from_their_inputs():
         outputs[27],
     )
     np.testing.assert_array_equal(x.grad.numpy(), w.detach().numpy())
+
+
+def test_random_cells_have_the_tutorials_shape():
+    """The random cells print what the tutorials show, up to the drawn values (engine's own draws)."""
+    outputs, ns = engine_outputs(NOTEBOOKS["001_9221e7995355f3f6"])
+    w_grad, b_grad = outputs[3].split("tensor(")[1:]
+    rows = re.findall(r"\[([^\[\]]+)\]", w_grad)
+    assert len(rows) == 5 and len(set(rows)) == 1  # x is ones: every row of w.grad is b.grad
+    assert b_grad == "[" + rows[0] + "])\n"
+    np.testing.assert_allclose(ns["w"].grad.numpy(), np.tile(ns["b"].grad.numpy(), (5, 1)), rtol=1e-6)
+
+    outputs, _ = engine_outputs(NB_003)
+    num = r" ?-?\d+\.\d{4}"
+    row5 = r"\[" + ", ".join([num] * 5) + r"\]"
+    matrix = r"tensor\(\[" + row5 + r"(,\n        " + row5 + r"){4}\]"
+    assert re.fullmatch(matrix + r", requires_grad=True\)\n", outputs[1])
+    assert re.fullmatch(matrix + r", requires_grad=True\)\n", outputs[2])
+    assert re.fullmatch(r"tensor\(\d+\.\d{4}, grad_fn=<SumBackward0>\)\n", outputs[3])
+    assert outputs[5].endswith("grad_fn=<AddBackward0>)\n") and outputs[5].count("\n") >= 5
+    assert re.fullmatch(matrix + r"\)\n", outputs[6])
+    a_line, b_line = outputs[20].split("\n", 2)[0], outputs[20].split("\n")[3]
+    assert a_line.startswith("a:tensor([[") and outputs[20].count("requires_grad=True)") == 1
+    assert b_line.startswith("b:tensor([[") and outputs[20].endswith("grad_fn=<MulConstantBackward>)\n")
 
 
 def test_dir_lists_what_the_tutorial_talks_about():

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Page load time of the static site, against a bare Pyodide + NumPy page, in one run.
+
+    python benchmarks/load_time.py [--site site/] [--app playground/app.py] [--runs 3]
+
+Headless Chromium (/usr/bin/chromium) on 127.0.0.1, a fresh browser context (cold cache) for
+every cold run; the two pages take turns so a busy machine slows both alike.
+  (a) bare:  a page whose Web Worker boots the site's own Pyodide (same files, same lock) and
+             imports NumPy; nothing else.
+  (b) app:   first view (BokehJS has drawn the pre-rendered document), ready (the live document
+             is linked to Python), interactive (a click on Run has updated graph_nodes), cold
+             and then warm (same context, second visit: service worker + caches).
+Prints medians, the ratio (b) interactive / (a) ready, and where the app's time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+BARE_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>bare Pyodide + NumPy</title>
+<script>
+window.__bare = {};
+const worker = new Worker("bare-worker.js");
+worker.onmessage = (e) => { window.__bare[e.data.type] = performance.now(); window.__bare.msg = e.data.msg; };
+</script></head><body>bare Pyodide + NumPy</body></html>
+"""
+BARE_WORKER = """importScripts("../pyodide/pyodide.js");
+(async () => {
+  const pyodide = await loadPyodide({ indexURL: "../pyodide/", packages: ["numpy"] });
+  pyodide.runPython("import numpy");
+  postMessage({ type: "ready" });
+})().catch((e) => postMessage({ type: "error", msg: String(e) }));
+"""
+BENCH_FILES = {"/__bench__/bare.html": ("text/html", BARE_HTML),
+               "/__bench__/bare-worker.js": ("text/javascript", BARE_WORKER)}
+
+# The live document is the last one. APP-SPECIFIC: the app's graph is the ColumnDataSource
+# named graph_nodes and its button is labelled Run.
+NODES = """() => {
+  const doc = Bokeh.documents[Bokeh.documents.length - 1];
+  const src = doc && doc.get_model_by_name('graph_nodes');
+  return src ? JSON.stringify(src.data) : null;
+}"""
+TIMEOUT_MS = 240_000
+
+
+class BenchHandler(build.SiteHandler):
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path in BENCH_FILES:
+            ctype, body = BENCH_FILES[path]
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        else:
+            super().do_GET()
+
+
+def serve(site: Path):
+    import http.server
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(BenchHandler, directory=str(site)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def check_requests(urls: list[str]) -> None:
+    from urllib.parse import urlsplit
+
+    foreign = [u for u in urls if urlsplit(u).scheme in ("http", "https") and urlsplit(u).hostname != "127.0.0.1"]
+    if foreign:
+        raise SystemExit(f"requests to other hosts: {foreign}")
+
+
+def bare_run(browser, base: str) -> dict:
+    ctx = browser.new_context()
+    urls: list[str] = []
+    ctx.on("request", lambda r: urls.append(r.url))
+    page = ctx.new_page()
+    try:
+        page.goto(base + "__bench__/bare.html")
+        page.wait_for_function("() => window.__bare.ready || window.__bare.error", timeout=TIMEOUT_MS)
+        bare = page.evaluate("() => window.__bare")
+        if "error" in bare:
+            raise SystemExit(f"bare page failed: {bare.get('msg')}")
+        check_requests(urls)
+        return {"ready": bare["ready"] / 1000}
+    finally:
+        ctx.close()
+
+
+def app_visit(page, base: str) -> dict:
+    page.goto(base)
+    page.wait_for_function("() => window.__site && (window.__site.ready || window.__site.error !== null)",
+                           timeout=TIMEOUT_MS)
+    site = page.evaluate("() => window.__site")
+    if site["error"] is not None:
+        raise SystemExit(f"app failed: {site['error']}")
+    before = page.evaluate(NODES)
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_function(f"() => ({NODES})() !== {json.dumps(before)}", timeout=60_000)
+    clicked = page.evaluate("() => performance.now()")
+    m = site["marks"]
+    return {
+        "first_view": m["first_view"] / 1000, "ready": m["interactive"] / 1000,
+        "interactive": clicked / 1000, "marks": {k: v / 1000 for k, v in m.items()},
+        "python": site.get("timings", {}),
+    }
+
+
+def app_run(browser, base: str) -> tuple[dict, dict]:
+    ctx = browser.new_context()
+    urls: list[str] = []
+    ctx.on("request", lambda r: urls.append(r.url))
+    page = ctx.new_page()
+    try:
+        cold = app_visit(page, base)
+        page.wait_for_function("() => window.__site.offlineReady", timeout=TIMEOUT_MS)
+        page.close()
+        warm = app_visit(ctx.new_page(), base)
+        check_requests(urls)
+        return cold, warm
+    finally:
+        ctx.close()
+
+
+def median(rows: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in rows)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--site", type=Path, help="an already built site (default: build --app into a temp dir)")
+    p.add_argument("--app", type=Path, default=ROOT / "playground" / "app.py")
+    p.add_argument("--runs", type=int, default=3)
+    args = p.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="load-time-") as tmp:
+        site = args.site
+        if site is None:
+            site = Path(tmp) / "site"
+            build.build(args.app, site)
+        report = json.loads((site / "build.json").read_text())
+        server, base = serve(site)
+        from playwright.sync_api import sync_playwright
+
+        bare, cold, warm = [], [], []
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            bare_run(browser, base)  # let the OS cache the files: every run then reads from memory
+            for i in range(args.runs):
+                bare.append(bare_run(browser, base))
+                c, w = app_run(browser, base)
+                cold.append(c)
+                warm.append(w)
+                print(f"run {i + 1}: bare {bare[-1]['ready']:.2f} s | app cold first view {c['first_view']:.2f} s, "
+                      f"interactive {c['interactive']:.2f} s | warm {w['first_view']:.2f} s, {w['interactive']:.2f} s",
+                      flush=True)
+            browser.close()
+        server.shutdown()
+
+    b = median(bare, "ready")
+    print(f"\nLoad time, median of {args.runs} (s, from navigation start; 127.0.0.1, headless Chromium)")
+    print(f"  {'':34}{'first view':>11}{'ready':>8}{'interactive':>13}")
+    print(f"  {'(a) bare Pyodide + NumPy':34}{'':>11}{b:8.2f}{'':>13}")
+    for name, rows in (("(b) app, cold", cold), ("(b) app, warm (service worker)", warm)):
+        print(f"  {name:34}{median(rows, 'first_view'):11.2f}{median(rows, 'ready'):8.2f}"
+              f"{median(rows, 'interactive'):13.2f}")
+    print(f"  ratio (b) cold interactive / (a): {median(cold, 'interactive') / b:.2f}"
+          f"   warm: {median(warm, 'interactive') / b:.2f}")
+    print("\nWhere the app's cold time goes (medians, s):")
+    keys = ["boot", "worker_start", "first_view", "pyodide_ready", "doc_ready", "rendered", "interactive"]
+    for k in keys:
+        print(f"  {k:16}{statistics.median(r['marks'].get(k, float('nan')) for r in cold):7.2f}")
+    for k in ("import_panel", "run_app", "write_doc"):
+        print(f"  python {k:9}{statistics.median(r['python'].get(k, float('nan')) for r in cold):7.2f}")
+    size = report["first_visit"]
+    print(f"\nA first visit downloads {size['bytes'] / 1e6:.2f} MB ({size['gzip'] / 1e6:.2f} MB gzip-compressed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

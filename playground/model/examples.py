@@ -1,0 +1,394 @@
+"""The examples menu: one ready example per concept of the autograd tutorials, in English and
+Chinese, each with the Backward settings to start from."""
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Example:
+    key: str
+    title_en: str
+    title_zh: str
+    explain_en: str
+    explain_zh: str
+    code: str
+    output: str
+    gradient: str | None = None
+    retain_graph: bool = False
+    create_graph: bool = False
+
+    def title(self, language="en"):
+        return self.title_zh if language == "zh" else self.title_en
+
+    def explain(self, language="en"):
+        return self.explain_zh if language == "zh" else self.explain_en
+
+    def to_dict(self):
+        return asdict(self)
+
+
+EXAMPLES = (
+    Example(
+        key="basics",
+        title_en="A first graph",
+        title_zh="第一个计算图",
+        explain_en=(
+            "x is a leaf: you created it with requires_grad=True. y, z and out are computed from it, "
+            "so each has a grad_fn (AddBackward0, MulBackward0, MeanBackward0). Press Backward: "
+            "out = mean(3(x+2)²), so d(out)/dx = 1.5·(x+2) = 4.5 for every element. "
+            "Only the leaf x keeps its .grad."
+        ),
+        explain_zh=(
+            "x 是叶子张量：它是用 requires_grad=True 直接创建的。y、z、out 都由 x 计算得到，"
+            "所以各自带有 grad_fn（AddBackward0、MulBackward0、MeanBackward0）。点击 Backward："
+            "out = mean(3(x+2)²)，所以 d(out)/dx = 1.5·(x+2)，每个元素都是 4.5。"
+            "只有叶子张量 x 会保留 .grad。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.ones(2, 2, requires_grad=True)\n"
+            "y = x + 2\n"
+            "z = y * y * 3\n"
+            "out = z.mean()\n"
+        ),
+        output="out",
+    ),
+    Example(
+        key="leaf",
+        title_en="Leaf and non-leaf tensors",
+        title_zh="叶子张量与非叶子张量",
+        explain_en=(
+            "a and b are leaves: you made them, they have no grad_fn. c is computed from them, so it "
+            "is not a leaf. b does not require grad, so autograd does not track it. After Backward, "
+            "a.grad is all ones, b.grad stays None, and c's gradient is not kept: add "
+            "c.retain_grad() before backward to keep it."
+        ),
+        explain_zh=(
+            "a 和 b 是叶子张量：它们是直接创建的，没有 grad_fn。c 由它们计算得到，所以不是叶子。"
+            "b 不需要梯度，autograd 不会追踪它。点击 Backward 之后，a.grad 全是 1，b.grad 仍是 None，"
+            "而 c 的梯度不会被保留：在 backward 之前调用 c.retain_grad() 才能看到它。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "a = torch.ones(3, 4, requires_grad=True)\n"
+            "b = torch.zeros(3, 4)\n"
+            "c = a + b\n"
+            "d = c.sum()\n"
+            "\n"
+            "a.is_leaf, b.is_leaf, c.is_leaf\n"
+        ),
+        output="d",
+    ),
+    Example(
+        key="next_functions",
+        title_en="grad_fn, next_functions and AccumulateGrad",
+        title_zh="grad_fn、next_functions 与 AccumulateGrad",
+        explain_en=(
+            "Each grad_fn points, through next_functions, to the nodes that produced its inputs: "
+            "z's AddBackward0 points to y's MulBackward0 and to an AccumulateGrad for b. "
+            "AccumulateGrad is where a leaf's gradient is added up; its .variable is the leaf "
+            "itself. (None, 0) stands for x, which does not require grad."
+        ),
+        explain_zh=(
+            "每个 grad_fn 都通过 next_functions 指向产生它输入的节点：z 的 AddBackward0 指向 y 的 "
+            "MulBackward0，以及 b 的 AccumulateGrad。AccumulateGrad 负责把梯度累加到叶子张量上，"
+            "它的 .variable 就是那个叶子张量本身。(None, 0) 对应不需要梯度的 x。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.ones(1)\n"
+            "w = torch.ones(1, requires_grad=True)\n"
+            "b = torch.ones(1, requires_grad=True)\n"
+            "y = w * x\n"
+            "z = y + b\n"
+            "\n"
+            "print(z.grad_fn)\n"
+            "print(z.grad_fn.next_functions)\n"
+            "print(y.grad_fn.next_functions)\n"
+            "acc = z.grad_fn.next_functions[1][0]\n"
+            "print(acc.variable is b)\n"
+        ),
+        output="z",
+    ),
+    Example(
+        key="powers",
+        title_en="z = x**2 + y**3",
+        title_zh="z = x**2 + y**3",
+        explain_en=(
+            "z is not a scalar, so backward needs a gradient of z's shape; with torch.ones_like(z) "
+            "you get x.grad = 2x and y.grad = 3y². In the graph, AddBackward0 is fed by two "
+            "PowBackward0 nodes, each ending in the AccumulateGrad of its leaf."
+        ),
+        explain_zh=(
+            "z 不是标量，所以 backward 需要一个与 z 形状相同的 gradient；用 torch.ones_like(z) "
+            "得到 x.grad = 2x，y.grad = 3y²。图中 AddBackward0 的输入来自两个 PowBackward0，"
+            "它们各自连到对应叶子张量的 AccumulateGrad。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.rand(2, 2, requires_grad=True)\n"
+            "y = torch.rand(2, 2, requires_grad=True)\n"
+            "z = x**2 + y**3\n"
+        ),
+        output="z",
+        gradient="torch.ones_like(z)",
+    ),
+    Example(
+        key="accumulate",
+        title_en="Gradients accumulate; zero them",
+        title_zh="梯度会累加；记得清零",
+        explain_en=(
+            "Press Backward twice (retain_graph is ticked so the graph can be used again): the "
+            "diagonal of inp.grad goes from 4 to 8, because backward adds to .grad instead of "
+            "replacing it. Press Zero grad (inp.grad.zero_()) and Backward again to get 4 back. "
+            "In training loops the optimizer's zero_grad() does this for you."
+        ),
+        explain_zh=(
+            "连续点击两次 Backward（已勾选 retain_graph，计算图可以重复使用）：inp.grad 的对角线从 4 "
+            "变成 8，因为 backward 会把梯度累加到 .grad 上，而不是替换它。点击 Zero grad"
+            "（inp.grad.zero_()）后再 Backward，又回到 4。训练循环中由优化器的 zero_grad() 完成清零。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "inp = torch.eye(3, requires_grad=True)\n"
+            "out = (inp + 1).pow(2)\n"
+        ),
+        output="out",
+        gradient="torch.ones_like(inp)",
+        retain_graph=True,
+    ),
+    Example(
+        key="vjp",
+        title_en="Vector-Jacobian products: backward(v)",
+        title_zh="向量-雅可比积：backward(v)",
+        explain_en=(
+            "For a vector output y, y.backward(v) computes the vector-Jacobian product vᵀ·J, not the "
+            "Jacobian itself. Here J is diagonal with 2x, so x.grad = v·2x = [2, 2, 2]. "
+            "Try another v in the gradient box."
+        ),
+        explain_zh=(
+            "当输出 y 是向量时，y.backward(v) 计算的是向量-雅可比积 vᵀ·J，而不是雅可比矩阵本身。"
+            "这里 J 是对角矩阵，对角线为 2x，所以 x.grad = v·2x = [2, 2, 2]。"
+            "可以在 gradient 输入框里换一个 v 试试。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.tensor([1., 2., 3.], requires_grad=True)\n"
+            "y = x * x\n"
+            "v = torch.tensor([1., 1/2., 1/3.])\n"
+        ),
+        output="y",
+        gradient="v",
+    ),
+    Example(
+        key="retain_graph",
+        title_en="retain_graph: backward twice",
+        title_zh="retain_graph：两次反向传播",
+        explain_en=(
+            "Backward frees the values the graph saved (here x, needed for 3x²). Press Backward "
+            "once: x.grad = 12. Press it again: PyTorch refuses with 'Trying to backward through "
+            "the graph a second time'. Run the code again, tick retain_graph, and Backward works "
+            "as often as you like (12, 24, 36, ...)."
+        ),
+        explain_zh=(
+            "反向传播结束后，计算图保存的中间值（这里是计算 3x² 需要的 x）会被释放。点一次 Backward："
+            "x.grad = 12。再点一次：PyTorch 报错 “Trying to backward through the graph a second "
+            "time”。重新运行代码并勾选 retain_graph，就可以反复 Backward（12、24、36……）。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.tensor(2.0, requires_grad=True)\n"
+            "y = x ** 3\n"
+        ),
+        output="y",
+    ),
+    Example(
+        key="higher_order",
+        title_en="create_graph: second derivatives",
+        title_zh="create_graph：二阶导数",
+        explain_en=(
+            "create_graph=True makes autograd record the backward pass too, so dy/dx = 3x² = 27 is a "
+            "tensor with its own grad_fn. Backward on dy_dx gives the second derivative: "
+            "x.grad = 6x = 18. Or pick y with create_graph ticked to see the graph of x.grad."
+        ),
+        explain_zh=(
+            "create_graph=True 让 autograd 把反向传播本身也记录成计算图，所以 dy/dx = 3x² = 27 "
+            "是一个带有 grad_fn 的张量。对 dy_dx 做 Backward 得到二阶导数：x.grad = 6x = 18。"
+            "也可以选择 y 并勾选 create_graph，看看 x.grad 自己的计算图。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.tensor(3.0, requires_grad=True)\n"
+            "y = x ** 3\n"
+            "dy_dx, = torch.autograd.grad(y, x, create_graph=True)\n"
+        ),
+        output="dy_dx",
+    ),
+    Example(
+        key="detach",
+        title_en="detach() and torch.no_grad()",
+        title_zh="detach() 与 torch.no_grad()",
+        explain_en=(
+            "y.detach() has y's values but leaves the graph: y_const is a constant. Inside "
+            "torch.no_grad() nothing is recorded, so doubled.requires_grad is False. Backward on "
+            "u = y_const * x treats y_const as fixed numbers: x.grad = y_const = [1, 4, 9], "
+            "not the 3x² you would get through y."
+        ),
+        explain_zh=(
+            "y.detach() 的数值与 y 相同，但脱离了计算图：y_const 是常量。在 torch.no_grad() 里的运算"
+            "不会被记录，所以 doubled.requires_grad 是 False。对 u = y_const * x 做 Backward 时，"
+            "y_const 被当作常数：x.grad = y_const = [1, 4, 9]，而不是经过 y 时得到的 3x²。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.tensor([1., 2., 3.], requires_grad=True)\n"
+            "y = x * x\n"
+            "y_const = y.detach()\n"
+            "with torch.no_grad():\n"
+            "    doubled = x * 2\n"
+            "u = y_const * x\n"
+            "\n"
+            "y_const.requires_grad, doubled.requires_grad\n"
+        ),
+        output="u",
+        gradient="torch.ones_like(u)",
+    ),
+    Example(
+        key="custom_function",
+        title_en="A custom autograd.Function",
+        title_zh="自定义 autograd.Function",
+        explain_en=(
+            "MulConstant says how to go forward (tensor * constant) and backward (one gradient per "
+            "input, None for the constant). The graph shows its node as MulConstantBackward. "
+            "Note: the tutorial returns grad_output unchanged, which would give a.grad = 1; the "
+            "derivative of 5·a is 5, so backward multiplies by ctx.constant."
+        ),
+        explain_zh=(
+            "MulConstant 定义了前向计算（tensor * constant）和反向计算（每个输入对应一个梯度，"
+            "常数对应 None）。图中它的节点名为 MulConstantBackward。注意：教程里直接返回 grad_output，"
+            "那样得到的 a.grad 是 1；而 5·a 的导数是 5，所以 backward 要乘以 ctx.constant。"
+        ),
+        code=(
+            "import torch\n"
+            "from torch.autograd.function import Function\n"
+            "\n"
+            "class MulConstant(Function):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, tensor, constant):\n"
+            "        ctx.constant = constant\n"
+            "        return tensor * constant\n"
+            "\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, grad_output):\n"
+            "        return grad_output * ctx.constant, None\n"
+            "\n"
+            "a = torch.rand(3, 3, requires_grad=True)\n"
+            "b = MulConstant.apply(a, 5)\n"
+        ),
+        output="b",
+        gradient="torch.ones_like(b)",
+    ),
+    Example(
+        key="hooks",
+        title_en="Hooks: register_hook",
+        title_zh="钩子：register_hook",
+        explain_en=(
+            "register_hook(fn) calls fn with the gradient when backward reaches the tensor. The "
+            "hook on y prints it (see the output below the editor); the hook on x returns "
+            "grad * 10, which replaces the gradient, so x.grad is 20 instead of 2."
+        ),
+        explain_zh=(
+            "register_hook(fn) 会在反向传播到达该张量时，用梯度调用 fn。y 上的钩子把梯度打印出来"
+            "（见编辑器下方的输出）；x 上的钩子返回 grad * 10，替换了原来的梯度，所以 x.grad 是 20 "
+            "而不是 2。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.tensor([1., 2., 3.], requires_grad=True)\n"
+            "y = x * 2\n"
+            "y.register_hook(lambda grad: print('gradient reaching y:', grad))\n"
+            "x.register_hook(lambda grad: grad * 10)\n"
+            "out = y.sum()\n"
+        ),
+        output="out",
+    ),
+    Example(
+        key="chain_rule",
+        title_en="The chain rule on leaf tensors",
+        title_zh="叶子张量上的链式法则",
+        explain_en=(
+            "x1, w1 and w2 are leaves; x2, y and L are computed. With gradient torch.ones(2, 2), "
+            "the chain rule gives x1.grad = -w1·w2 = -30, w1.grad = -x1·w2 = -12 and "
+            "w2.grad = -x2 = -10. Y is a constant and gets no gradient."
+        ),
+        explain_zh=(
+            "x1、w1、w2 是叶子张量；x2、y、L 是计算得到的。用 gradient torch.ones(2, 2) 反向传播，"
+            "由链式法则得到 x1.grad = -w1·w2 = -30，w1.grad = -x1·w2 = -12，w2.grad = -x2 = -10。"
+            "Y 是常量，没有梯度。"
+        ),
+        code=(
+            "import torch\n"
+            "import numpy as np\n"
+            "\n"
+            "x1 = torch.from_numpy(2 * np.ones((2, 2), dtype=np.float32))\n"
+            "x1.requires_grad_(True)\n"
+            "w1 = torch.from_numpy(5 * np.ones((2, 2), dtype=np.float32))\n"
+            "w1.requires_grad_(True)\n"
+            "x2 = x1 * w1\n"
+            "w2 = torch.from_numpy(6 * np.ones((2, 2), dtype=np.float32))\n"
+            "w2.requires_grad_(True)\n"
+            "y = x2 * w2\n"
+            "Y = torch.from_numpy(10 * np.ones((2, 2), dtype=np.float32))\n"
+            "L = Y - y\n"
+        ),
+        output="L",
+        gradient="torch.ones(2, 2)",
+    ),
+    Example(
+        key="neuron",
+        title_en="A one-layer network and its loss",
+        title_zh="单层神经网络与损失函数",
+        explain_en=(
+            "The tutorial's network: input x, parameters w and b, and a binary cross-entropy loss. "
+            "w and b require grad because we want to optimise them; x and y are data. Backward "
+            "on loss fills w.grad (5×3) and b.grad (3): the numbers an optimizer would use."
+        ),
+        explain_zh=(
+            "教程中的网络：输入 x，参数 w 和 b，以及二元交叉熵损失。w 和 b 需要梯度，因为我们要优化它们；"
+            "x 和 y 是数据。对 loss 做 Backward 会得到 w.grad（5×3）和 b.grad（3），"
+            "也就是优化器用来更新参数的数值。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "x = torch.ones(5)  # input tensor\n"
+            "y = torch.zeros(3)  # expected output\n"
+            "w = torch.randn(5, 3, requires_grad=True)\n"
+            "b = torch.randn(3, requires_grad=True)\n"
+            "z = torch.matmul(x, w) + b\n"
+            "loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)\n"
+        ),
+        output="loss",
+    ),
+)
+
+DEFAULT_KEY = "basics"
+_BY_KEY = {e.key: e for e in EXAMPLES}
+
+
+def get_example(key):
+    """The example with this key; KeyError if there is none."""
+    return _BY_KEY[key]
+
+
+def default_example():
+    return _BY_KEY[DEFAULT_KEY]

@@ -1,0 +1,743 @@
+"""Autograd semantics against PyTorch: accumulation, retain/create_graph, ``autograd.grad``, hooks,
+grad modes, in-place ops (on tensors and on views), the version counter, deep graphs and memory.
+
+Tests that take ``torch_ref`` run the same code on real PyTorch and on the engine and compare;
+the others assert PyTorch's behaviour literally, so they also run without PyTorch.
+"""
+import gc
+import sys
+import tracemalloc
+import weakref
+
+import numpy as np
+import pytest
+
+from tests.engine.opinfo import outcome, same
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have already "
+    "been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). "
+    "Specify retain_graph=True if you need to backward through the graph a second time or if you need to access "
+    "saved tensors after calling backward."
+)
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def names(fn, depth=2):
+    """``grad_fn`` as nested (name, children) down to ``depth``."""
+    if fn is None:
+        return None
+    if depth == 0:
+        return type(fn).__name__
+    return (type(fn).__name__, tuple((names(c, depth - 1), nr) for c, nr in fn.next_functions))
+
+
+# ----- Accumulation, gradient=, retain_graph -----
+
+def test_grads_accumulate_across_backward_calls_and_zero_(et):
+    x = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x * x).sum().backward()
+    first = x.grad
+    assert first.tolist() == [2.0, 4.0, 6.0]
+    (x * x).sum().backward()
+    assert x.grad is first  # accumulated in place, as in PyTorch
+    assert x.grad.tolist() == [4.0, 8.0, 12.0]
+    x.grad.zero_()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+    (3 * x).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0, 3.0]
+    x.grad = None
+    (x ** 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 12.0, 27.0]
+
+
+def test_backward_with_gradient_argument(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = x * x
+        y.backward(gradient=torch.tensor([[1.0, 0.5], [-1.0, 2.0]]))
+        z = torch.tensor([1.0, -2.0], requires_grad=True)
+        torch.autograd.backward(z * 3, grad_tensors=torch.tensor([2.0, 1.0]))
+        return x.grad, z.grad
+
+    assert same(torch_ref, et, fn)[0][1][0][2] == [[2.0, 2.0], [-6.0, 16.0]]
+
+
+def test_second_backward_without_retain_graph_raises_and_keeps_grads(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward()
+        try:
+            y.backward()
+        except RuntimeError as e:
+            return str(e), x.grad
+        return "no error", x.grad
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[0] == FREED
+    assert result[1][2] == [2.0, 4.0]
+
+
+def test_second_backward_error_literal(et):
+    x = et.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp().sum()
+    y.backward()
+    with pytest.raises(RuntimeError) as info:
+        y.backward()
+    assert str(info.value) == FREED
+    assert x.grad.numpy() == pytest.approx(np.exp([1.0, 2.0]))
+
+
+def test_retain_graph_allows_second_backward(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        return x.grad
+
+    assert same(torch_ref, et, fn)[0][1][2] == [4.0, 8.0]
+
+
+def test_graph_without_saved_tensors_can_backward_twice(torch_ref, et):
+    def fn(torch):
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = torch.tensor([3.0, 4.0], requires_grad=True)
+        y = (a + b).sum()
+        y.backward()
+        y.backward()
+        return a.grad, b.grad
+
+    assert same(torch_ref, et, fn)[0][1][0][2] == [2.0, 2.0]
+
+
+# ----- Higher order -----
+
+def test_create_graph_to_third_order(et):
+    x = et.tensor(2.0, requires_grad=True)
+    y = x ** 4
+    (g1,) = et.autograd.grad(y, x, create_graph=True)
+    (g2,) = et.autograd.grad(g1, x, create_graph=True)
+    (g3,) = et.autograd.grad(g2, x)
+    assert (g1.item(), g2.item(), g3.item()) == (32.0, 48.0, 48.0)  # 4x^3, 12x^2, 24x
+    assert g1.requires_grad and g2.requires_grad and not g3.requires_grad
+
+
+def test_higher_order_matches_torch(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        y = (x.sin() * x ** 3).sum()
+        (g1,) = torch.autograd.grad(y, x, create_graph=True)
+        (g2,) = torch.autograd.grad(g1.sum(), x, create_graph=True)
+        (g3,) = torch.autograd.grad(g2.sum(), x)
+        return g1.grad_fn.name(), g1, g2, g3
+
+    same(torch_ref, et, fn)
+
+
+def test_backward_create_graph_grad_is_a_copy_with_history(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        (x ** 3).sum().backward(create_graph=True)
+        g = x.grad
+        first = names(g.grad_fn, 1)
+        x.grad = None
+        g.sum().backward()
+        return first, x.grad
+
+    ours, ref = outcome(fn, et), outcome(fn, torch_ref)
+    assert ours[0] == ref[0]
+    assert ours[0][1][0] == ("CopyBackwards", ((None, 0), ("MulBackward0", 0)))
+
+
+# ----- torch.autograd.grad -----
+
+def test_autograd_grad_options(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.tensor([3.0, -1.0], requires_grad=True)
+        unused = torch.tensor(1.0, requires_grad=True)
+        y = x * w
+        gx, gw = torch.autograd.grad(y, [x, w], grad_outputs=torch.tensor([1.0, 2.0]), retain_graph=True)
+        gu = torch.autograd.grad(y.sum(), [x, unused], allow_unused=True, retain_graph=True)
+        gm = torch.autograd.grad(y.sum(), [unused], allow_unused=True, materialize_grads=True)
+        (gc_,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+        return gx, gw, gu, gm, gc_, x.grad
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[2][1] is None
+    assert result[5] is None  # autograd.grad never touches .grad
+
+
+@pytest.mark.parametrize("case", [
+    "unused", "input_without_grad", "output_without_grad", "non_scalar", "shape_mismatch", "count_mismatch",
+    "second_call",
+])
+def test_autograd_grad_errors(torch_ref, et, case):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        if case == "unused":
+            return torch.autograd.grad(y, [x, torch.tensor(1.0, requires_grad=True)])
+        if case == "input_without_grad":
+            return torch.autograd.grad(y, torch.tensor(1.0))
+        if case == "output_without_grad":
+            return torch.autograd.grad(torch.ones(2).sum(), x)
+        if case == "non_scalar":
+            return torch.autograd.grad(x * 2, x)
+        if case == "shape_mismatch":
+            return torch.autograd.grad(x * 2, x, grad_outputs=torch.ones(3))
+        if case == "count_mismatch":
+            return torch.autograd.grad([x * 2, x * 3], x, grad_outputs=[torch.ones(2)])
+        torch.autograd.grad(y, x)
+        return torch.autograd.grad(y, x)
+
+    result = same(torch_ref, et, fn)[0]
+    assert result[0] == "raised"
+
+
+# ----- .grad of non-leaves, retain_grad -----
+
+def test_nonleaf_grad_is_none_with_pytorch_warning(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.sum().backward()
+        return y.grad
+
+    result, caught = same(torch_ref, et, fn)
+    assert result == ("ok", None)
+    assert caught[0][0] == "UserWarning"
+    assert caught[0][1].startswith("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed.")
+
+
+def test_retain_grad(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward()
+        return y.grad, x.grad, y.retains_grad, x.retains_grad
+
+    result, caught = same(torch_ref, et, fn)
+    assert result[1][0][2] == [4.0, 8.0]
+    assert caught == []
+
+
+# ----- Hooks -----
+
+def test_leaf_hook_replaces_grad_and_handle_removes_it(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        h = x.register_hook(lambda g: g * 10)
+        x.register_hook(lambda g: seen.append(g.tolist()))
+        (x * 3).sum().backward()
+        first = x.grad.clone()
+        h.remove()
+        x.grad = None
+        (x * 3).sum().backward()
+        return first, x.grad, seen
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[0][2] == [30.0, 30.0]
+    assert result[1][2] == [3.0, 3.0]
+    assert result[2] == [[30.0, 30.0], [3.0, 3.0]]
+
+
+def test_nonleaf_hooks_run_in_order_and_chain(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        order = []
+        y.register_hook(lambda g: order.append(("a", g.tolist())))
+        y.register_hook(lambda g: g + 1)
+        y.register_hook(lambda g: order.append(("c", g.tolist())))
+        y.register_hook(lambda g: g * 2)
+        y.sum().backward()
+        return order, x.grad
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[0] == [("a", [1.0, 1.0]), ("c", [2.0, 2.0])]
+    assert result[1][2] == [12.0, 12.0]
+
+
+def test_retain_grad_sees_grad_after_hooks(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        y.register_hook(lambda g: g * 10)
+        y.sum().backward()
+        return y.grad, x.grad
+
+    same(torch_ref, et, fn)
+
+
+def test_hook_on_tensor_without_grad_errors(torch_ref, et):
+    same(torch_ref, et, lambda torch: torch.tensor([1.0]).register_hook(lambda g: g))
+
+
+def test_node_hooks(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.pow(2)
+        calls = []
+        y.grad_fn.register_prehook(lambda go: calls.append(("pre", [g.tolist() for g in go])))
+        y.grad_fn.register_hook(lambda gi, go: calls.append(("post", [g.tolist() for g in gi])))
+        y.sum().backward()
+        return calls
+
+    same(torch_ref, et, fn)
+
+
+# ----- Grad modes, detach -----
+
+def test_grad_modes_as_context_managers_decorators_and_calls(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            a = x * 2
+            with torch.enable_grad():
+                b = x * 2
+            inner_enabled = torch.is_grad_enabled()
+
+        @torch.no_grad()
+        def f():
+            return x * 2
+
+        @torch.no_grad
+        def f_bare():
+            return x * 2
+
+        @torch.enable_grad()
+        def g():
+            return x * 2
+
+        with torch.no_grad():
+            c = g()
+
+        @torch.set_grad_enabled(False)
+        def h():
+            return x * 2
+
+        torch.set_grad_enabled(False)
+        d = x * 2
+        torch.set_grad_enabled(True)
+        with torch.set_grad_enabled(False):
+            e = x * 2
+        return (a.requires_grad, b.requires_grad, inner_enabled, f().requires_grad, f_bare().requires_grad,
+                c.requires_grad, h().requires_grad, d.requires_grad, e.requires_grad, torch.is_grad_enabled())
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result == (False, True, False, False, False, True, False, False, False, True)
+
+
+def test_detach_and_detach_(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        d = y.detach()
+        d.zero_()  # shares storage with y
+        z = x * 3
+        z.detach_()
+        return (d.requires_grad, d.is_leaf, d.grad_fn, y, z.requires_grad, z.grad_fn, z.is_leaf,
+                x.detach().requires_grad)
+
+    same(torch_ref, et, fn)
+
+
+def test_detach_of_view_in_place_errors(torch_ref, et):
+    same(torch_ref, et, lambda torch: torch.tensor([1.0, 2.0], requires_grad=True)[0:1].detach_())
+
+
+def test_requires_grad_propagation_and_is_leaf(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = torch.tensor([3.0, 4.0])
+        y = x + b
+        return ((x.is_leaf, b.is_leaf, y.is_leaf, y.requires_grad, (b * b).requires_grad, (b * b).is_leaf,
+                 x.detach().is_leaf, (x.detach() + b).requires_grad, torch.ones(2).requires_grad_().is_leaf))
+
+    assert same(torch_ref, et, fn)[0][1] == (True, True, False, True, False, True, True, False, True)
+
+
+def test_factory_inside_no_grad(torch_ref, et):
+    def fn(torch):
+        with torch.no_grad():
+            x = torch.ones(2, requires_grad=True)
+            y = x * 2
+        return x.requires_grad, y.requires_grad, y.grad_fn
+
+    same(torch_ref, et, fn)
+
+
+# ----- The graph: next_functions, AccumulateGrad, names -----
+
+def test_next_functions_and_accumulate_grad(et):
+    x = et.tensor([1.0, 2.0], requires_grad=True)
+    w = et.tensor([3.0, 4.0])
+    y = x * 2
+    z = y * w
+    (fn_y, nr), (none, nr2) = z.grad_fn.next_functions
+    assert fn_y is y.grad_fn and nr == 0
+    assert none is None and nr2 == 0
+    acc = y.grad_fn.next_functions[0][0]
+    assert type(acc).__name__ == "AccumulateGrad"
+    assert acc.variable is x
+    assert acc is (x + 1).grad_fn.next_functions[0][0]  # one accumulator per leaf
+    assert acc.next_functions == ()
+
+
+def test_grad_fn_name_strings(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y2 = x * 1
+        y2[0] = 5.0
+        return (y.grad_fn.name(), y.sum().grad_fn.name(), y.grad_fn.next_functions[0][0].name(), y2.grad_fn.name(),
+                (x / 2).grad_fn.name(), (2 - x).grad_fn.name(), (x ** x).grad_fn.name(), x.t().grad_fn.name())
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[:4] == ("MulBackward0", "SumBackward0", "torch::autograd::AccumulateGrad",
+                          "torch::autograd::CopySlices")
+
+
+def test_sum_builtin_iterates_with_unbind(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        s = sum(x)
+        s.backward()
+        return names(s.grad_fn, 3), x.grad
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[0][0] == "AddBackward0"
+    assert result[0][1][1][0][0] == "UnbindBackward0"
+
+
+# ----- In-place ops -----
+
+@pytest.mark.parametrize("op", ["add_", "iadd", "mul_", "setitem_int", "setitem_slice_tensor", "setitem_mask",
+                                "setitem_list", "setitem_all", "setitem_all_tensor", "zero_", "fill_", "copy_",
+                                "clamp_", "sigmoid_", "div_tensor", "pow_"])
+def test_inplace_on_nonleaf(torch_ref, et, op):
+    def fn(torch):
+        x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        v = torch.tensor([0.5, 4.0, -1.0], requires_grad=True)
+        y = x * 2
+        old = y.grad_fn
+        if op == "add_":
+            y.add_(1)
+        elif op == "iadd":
+            y += v
+        elif op == "mul_":
+            y.mul_(v)
+        elif op == "setitem_int":
+            y[0] = v[1] * 3
+        elif op == "setitem_slice_tensor":
+            y[1:] = v[:2]
+        elif op == "setitem_mask":
+            y[y > 0] = 0.0
+        elif op == "setitem_list":
+            y[[0, 2]] = v[1:]
+        elif op == "setitem_all":
+            y[...] = 7.0
+        elif op == "setitem_all_tensor":
+            y[:] = v
+        elif op == "zero_":
+            y.zero_()
+        elif op == "fill_":
+            y.fill_(2.5)
+        elif op == "copy_":
+            y.copy_(v * 2)
+        elif op == "clamp_":
+            y.clamp_(-1, 1)
+        elif op == "sigmoid_":
+            y.sigmoid_()
+        elif op == "div_tensor":
+            y /= v
+        else:
+            y.pow_(2)
+        (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+        return (names(y.grad_fn, 2), y.grad_fn.next_functions[0][0] is old, y._version, y, x.grad, v.grad)
+
+    same(torch_ref, et, fn)
+
+
+def test_inplace_add_links_to_previous_node(et):
+    x = et.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    old = y.grad_fn
+    y.add_(1)
+    assert type(y.grad_fn).__name__ == "AddBackward0"
+    assert y.grad_fn.next_functions[0][0] is old
+    assert y._version == 1
+
+
+@pytest.mark.parametrize("op", ["add_", "zero_", "iadd", "setitem", "setitem_mask", "setitem_slice", "view_add_",
+                                "fill_"])
+def test_inplace_on_leaf_requiring_grad_errors(torch_ref, et, op):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        if op == "add_":
+            x.add_(1)
+        elif op == "zero_":
+            x.zero_()
+        elif op == "iadd":
+            x += 1
+        elif op == "setitem":
+            x[0] = 2.0
+        elif op == "setitem_mask":
+            x[x > 1] = 2.0
+        elif op == "setitem_slice":
+            x[:] = 2.0
+        elif op == "view_add_":
+            x[0:1].add_(1)
+        else:
+            x.fill_(3.0)
+
+    result = same(torch_ref, et, fn)[0]
+    assert result[0] == "raised"
+
+
+def test_inplace_on_leaf_literal(et):
+    x = et.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError) as info:
+        x.add_(1)
+    assert str(info.value) == LEAF_INPLACE
+    with et.no_grad():
+        x.add_(1)  # allowed without grad mode, as in optimizer steps
+    assert x.tolist() == [2.0, 3.0] and x.is_leaf and x.requires_grad
+
+
+@pytest.mark.parametrize("case", ["mul_saved_input", "exp_saved_result", "sin_then_setitem", "sigmoid_result_mul_",
+                                  "view_modified", "pow_saved", "cross_view"])
+def test_modified_saved_tensor_errors_like_pytorch(torch_ref, et, case):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 1
+        if case == "mul_saved_input":
+            z = y * y
+            y.add_(1)
+        elif case == "exp_saved_result":
+            z = y.exp()
+            z.add_(1)
+        elif case == "sin_then_setitem":
+            z = y.sin()
+            y[0] = 5.0
+        elif case == "sigmoid_result_mul_":
+            z = y.sigmoid()
+            z.mul_(2)
+        elif case == "view_modified":
+            z = y * y
+            y[0:2].mul_(2)
+        elif case == "pow_saved":
+            z = y ** 3
+            y.zero_()
+        else:
+            v = y[1:]
+            z = v * v
+            y.mul_(2)  # bumps the version v shares with its base
+        z.sum().backward()
+        return x.grad
+
+    result = same(torch_ref, et, fn)[0]
+    assert result[0] == "raised"
+    assert "modified by an inplace operation" in result[2]
+
+
+def test_version_counter_message_literal(et):
+    x = et.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.add_(1)
+    with pytest.raises(RuntimeError) as info:
+        y.sum().backward()
+    assert str(info.value) == (
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        "[torch.FloatTensor [2]], which is output 0 of Exp, is at version 1; expected version 0 instead. "
+        "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+# ----- In-place ops on views (PyTorch's CopySlices / AsStridedBackward0) -----
+
+@pytest.mark.parametrize("case", ["slice_mul_", "slice_mul_tensor", "select_add_", "view_of_view", "setitem_on_view",
+                                  "base_changed_then_view_used", "transpose_view_add_", "unsqueeze_view"])
+def test_inplace_on_views_updates_base_history(torch_ref, et, case):
+    def fn(torch):
+        x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        w = torch.tensor([0.5, -1.0], requires_grad=True)
+        y = x * 1
+        if case == "slice_mul_":
+            y[:, 0:2].mul_(2)
+            out = y
+        elif case == "slice_mul_tensor":
+            v = y[0, 1:]
+            v.mul_(w)
+            out = (y, v)
+        elif case == "select_add_":
+            y[1].add_(w.sum())
+            out = y
+        elif case == "view_of_view":
+            v = y[0]
+            v2 = v[1:]
+            v2.mul_(3)
+            out = (y, v, v2)
+        elif case == "setitem_on_view":
+            y[0][1] = w[0] * 4
+            out = y
+        elif case == "base_changed_then_view_used":
+            v = y[:, 1]
+            y.mul_(2)
+            out = (y, v * 3)
+        elif case == "transpose_view_add_":
+            v = y.t()
+            v[0].add_(w)
+            out = y
+        else:
+            v = y.unsqueeze(0)
+            v.mul_(5)
+            out = (y, v)
+        outs = out if isinstance(out, tuple) else (out,)
+        loss = sum((o * (k + 1)).sum() for k, o in enumerate(outs))
+        loss.backward()
+        return [names(o.grad_fn, 2) for o in outs], outs, x.grad, w.grad
+
+    same(torch_ref, et, fn)
+
+
+def test_view_base_changed_after_saving_result(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 1
+        v = y[1:]
+        z = v.tanh()  # saves its result, not v
+        y.mul_(2)
+        (z * v).sum().backward()
+        return x.grad
+
+    assert same(torch_ref, et, fn)[0][0] == "ok"
+
+
+def test_inplace_on_view_gradient_values(et):
+    x = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    y[0:2].mul_(2)
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 1.0]
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
+
+
+def test_inplace_on_multi_output_view_errors(torch_ref, et):
+    def fn(torch):
+        y = torch.ones(3, 2, requires_grad=True) * 1
+        errors = []
+        for f in (lambda: y.unbind()[0].add_(1), lambda: y.split(1)[1].mul_(2), lambda: [r.add_(1) for r in y]):
+            try:
+                f()
+            except RuntimeError as e:
+                errors.append(str(e))
+        a = y.unbind()[0]
+        y.mul_(2)
+        try:
+            a * 2
+        except RuntimeError as e:
+            errors.append(str(e))
+        return errors
+
+    assert len(same(torch_ref, et, fn)[0][1]) == 4
+
+
+def test_views_share_memory_without_grad(torch_ref, et):
+    def fn(torch):
+        x = torch.zeros(3, 2)
+        x.unbind()[0].add_(1)
+        x.split(1)[2].fill_(2)
+        x[1].add_(3)
+        x.t()[1].add_(10)
+        return x
+
+    same(torch_ref, et, fn)
+
+
+# ----- .data -----
+
+def test_data_edits_are_not_tracked(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.tensor([3.0, 4.0], requires_grad=True)
+        y = x * w
+        w.data.mul_(10)  # no version bump visible to autograd: no error, new values used
+        y.sum().backward()
+        x.data = torch.tensor([5.0, 6.0])
+        return x.grad, w.grad, x, w._version, x.requires_grad, x.is_leaf
+
+    assert same(torch_ref, et, fn)[0][1][0][2] == [30.0, 40.0]
+
+
+# ----- Deep graphs and memory -----
+
+def test_hundred_thousand_op_chain_backward(et):
+    limit = sys.getrecursionlimit()
+    x = et.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    y = y + 1.0
+    y.backward()  # would raise RecursionError with a recursive walk
+    assert x.grad.item() == 1.0
+    assert sys.getrecursionlimit() == limit
+
+
+def test_saved_tensors_released_after_backward(et):
+    x = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = x * 2
+    y = h.sin()  # SinBackward0 saves h
+    ref = weakref.ref(h)
+    node = y.grad_fn
+    del h
+    gc.collect()
+    assert ref() is not None
+    assert node._saved is not None
+    y.sum().backward()
+    gc.collect()
+    assert node._saved is None
+    assert ref() is None
+
+
+def test_saved_tensors_kept_with_retain_graph(et):
+    x = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = x * 2
+    y = h.sin()
+    ref = weakref.ref(h)
+    del h
+    y.sum().backward(retain_graph=True)
+    gc.collect()
+    assert ref() is not None
+    y.sum().backward()
+    gc.collect()
+    assert ref() is None
+
+
+def test_memory_returns_after_big_graph(et):
+    def run():
+        x = et.randn(300, 300, requires_grad=True)
+        y = x
+        for _ in range(10):
+            y = (y * 1.01).tanh() + y.sigmoid()
+        y.sum().backward()
+        return float(x.grad.sum())
+
+    run()  # warm up caches (node classes, imports)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        run()
+        gc.collect()
+        after, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak - before > 10 * 300 * 300 * 4  # the graph really held many float32 arrays
+    assert after - before < 200_000  # and all of it was given back

@@ -1,0 +1,37 @@
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+# What user code gets as ``torch``: real PyTorch for now (the engine's API is the same);
+# PLAYGROUND_TORCH=engine runs the same tests on the engine.
+TORCH_MODULE_NAME = os.environ.get("PLAYGROUND_TORCH", "torch")
+
+
+@pytest.fixture(scope="session")
+def torch_module():
+    return pytest.importorskip(TORCH_MODULE_NAME)
+
+
+@pytest.fixture(scope="session")
+def torch_module_name(torch_module):
+    return TORCH_MODULE_NAME
+
+
+@pytest.fixture
+def runner(torch_module):
+    from playground.model.runner import Runner
+
+    return Runner(torch_module, time_limit=2.0)
+
+
+@pytest.fixture
+def session(torch_module):
+    from playground.model.session import InProcessSession
+
+    return InProcessSession(torch_module, time_limit=2.0)

@@ -1,0 +1,99 @@
+import base64
+import json
+import zlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playground.model import links
+from playground.model.links import LinkError, decode, encode
+
+STATE = {
+    "code": "import torch\n# 中文注释\nx = torch.ones(2, 2, requires_grad=True)\nout = (x * 2).sum()\n",
+    "output": "out",
+    "gradient": None,
+    "retain_graph": True,
+    "create_graph": False,
+    "example": "basics",
+    "language": "zh",
+    "actions": [
+        {"op": "backward", "output": "out", "gradient": None, "retain_graph": True, "create_graph": False},
+        {"op": "zero_grad"},
+    ],
+}
+
+
+def pack(obj, version="v1"):
+    raw = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+    return version + "." + base64.urlsafe_b64encode(zlib.compress(raw)).decode().rstrip("=")
+
+
+def test_round_trip():
+    text = encode(STATE)
+    assert text.startswith("v1.")
+    assert all(c.isalnum() or c in "-_." for c in text)
+    assert decode(text) == STATE
+    assert decode("#" + text) == STATE
+
+
+@settings(max_examples=50, deadline=None)
+@given(code=st.text(max_size=500), retain=st.booleans(), output=st.none() | st.text(max_size=20))
+def test_round_trip_any_text(code, retain, output):
+    state = {**links.DEFAULTS, "code": code, "retain_graph": retain, "output": output}
+    assert decode(encode(state)) == state
+
+
+def test_defaults_and_unknown_keys():
+    state = decode(pack({"code": "x = 1", "future_feature": [1, 2], "language": "fr"}))
+    assert state == {**links.DEFAULTS, "code": "x = 1", "language": "en"}
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "not a playground link"),
+        ("hello", "not a playground link"),
+        ("v1.", "damaged"),
+        ("v1.!!!!", "bad characters"),
+        ("v1.AAAA", "cannot be unpacked"),
+        ("v9." + pack({"code": ""})[3:], "newer playground"),
+        (pack(b"\xff\xfe not json"), "not readable"),
+        (pack([1, 2, 3]), "does not hold playground state"),
+        (pack({"code": 5}), "'code' should be text"),
+        (pack({"retain_graph": "yes"}), "'retain_graph' should be true/false"),
+        (pack({"actions": [{"op": "rm -rf"}]}), "not Backward or Zero grad"),
+        (pack({"actions": [{"op": "backward"}]}), "names no output"),
+        (pack({"actions": [{"op": "zero_grad"}] * 51}), "more than 50 actions"),
+    ],
+)
+def test_malformed_links_raise_clear_errors(text, words):
+    with pytest.raises(LinkError) as info:
+        decode(text)
+    assert words in str(info.value)
+
+
+def test_truncated_link():
+    text = encode({**STATE, "code": "x = torch.randn(3)\n" * 50})
+    with pytest.raises(LinkError, match="damaged"):
+        decode(text[: len(text) // 2])
+
+
+def test_oversized_links():
+    with pytest.raises(LinkError, match="too long"):
+        encode({"code": "x" * (70 * 1024)})
+    with pytest.raises(LinkError, match="too long"):
+        decode("v1." + "A" * (40 * 1024))
+    bomb = pack({"code": " " * (1024 * 1024)})  # 1 MB of JSON, a few KB in the link
+    assert len(bomb) < links.MAX_ENCODED
+    with pytest.raises(LinkError, match="more than 64 KB"):
+        decode(bomb)
+
+
+def test_incompressible_code_over_the_encoded_limit():
+    import random
+
+    rng = random.Random(0)
+    code = "".join(chr(rng.randrange(0x4E00, 0x9FFF)) for _ in range(12_000))  # ~36 KB of UTF-8
+    with pytest.raises(LinkError, match="too long"):
+        encode({"code": code})
