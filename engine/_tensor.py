@@ -17,6 +17,11 @@ _NONLEAF_GRAD = (
     "TensorBody.h:493.)"
 )
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+_SCALAR_OF_REQUIRES_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using "
+    "tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
+    "python_variable_methods.cpp:822.)"
+)
 _VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 _MULTI_OUTPUT_VIEW = (
     "Output {nr} of {name} is a view and is being modified inplace. This view is the output of a function that "
@@ -87,8 +92,7 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
+        # As in PyTorch, a device never equals a string: torch.device("cpu") == "cpu" is False.
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
@@ -625,6 +629,8 @@ class Tensor:
         return bool(self._scalar("bool"))
 
     def __float__(self):
+        if self._requires_grad:
+            warnings.warn(_SCALAR_OF_REQUIRES_GRAD, UserWarning, stacklevel=2)
         return float(self._scalar("float"))
 
     def __int__(self):

@@ -29,6 +29,10 @@ _RESTORED = {
     "en": "The last good state was restored.",
     "zh": "已恢复到上一次成功运行的状态。",
 }
+_RESTARTED = {
+    "en": "Python was restarted with an empty state: run your code again.",
+    "zh": "Python 已重新启动，状态已清空：请重新运行代码。",
+}
 
 
 @dataclass
@@ -95,7 +99,6 @@ class InProcessSession:
         self._stdout = ""
         self._result = None
         self._action = "init"
-        self._graph = None
 
     # --- commands -------------------------------------------------------------------------
 
@@ -347,6 +350,16 @@ class _ChildFailure(Exception):
         self.error = error
 
 
+def _reap(proc):
+    """The child closed its pipe: let it finish exiting (to read its exit code), else kill it."""
+    import subprocess
+
+    try:
+        proc.wait(timeout=1)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+
+
 def _kill(proc):
     import subprocess
 
@@ -518,7 +531,7 @@ class SubprocessSession:
         except TimeoutError:
             raise _ChildFailure(self._failure(self._ready, timeout if self._ready else self.startup_timeout)) from None
         except (EOFError, OSError, ValueError):  # ValueError: a reply that is not JSON
-            _kill(self._proc)
+            _reap(self._proc)
             raise _ChildFailure(self._failure(False, timeout)) from None
         if "snapshot" not in reply:
             raise _ChildFailure(ErrorInfo("crash", "ProcessError", reply.get("error", "bad reply from the child"),
@@ -542,6 +555,8 @@ class SubprocessSession:
         replay = self._replay
         budget = self.startup_timeout + self.wall_timeout * (1 + len(replay["actions"]))
         for attempt in (replay, {"code": None, "actions": []}):
+            if attempt is not replay:  # replaying the last good state failed too: start empty
+                error = dataclasses.replace(error, hint=dict(_RESTARTED))
             self._spawn()
             try:
                 return self._request({"op": "recover", "code": attempt["code"], "actions": attempt["actions"],

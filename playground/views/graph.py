@@ -1,5 +1,5 @@
 """The live computation-graph view: one Bokeh figure, updated by assigning ``source.data``."""
-from bokeh.models import (Arrow, ColumnDataSource, HoverTool, NormalHead, PanTool, Range1d, ResetTool, TapTool,
+from bokeh.models import (Arrow, ColumnDataSource, CustomJS, DataRange1d, HoverTool, NormalHead, PanTool, ResetTool, TapTool,
                           WheelZoomTool)
 from bokeh.plotting import figure
 
@@ -14,7 +14,16 @@ STYLE = {
     "const": ("#f8fafc", "#cbd5e1", "#64748b"),
     "detached": ("#ffedd5", "#f97316", "#7c2d12"),
 }
-NODE_W, NODE_H = 2.6, 0.78
+NODE_W, NODE_H = 2.6, 0.8
+SCALE_X, SCALE_Y = 3.4, 1.25  # layout units (one layer, one row) to figure units
+# Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width.
+_FONT_JS = """
+const span = Math.max(xr.end - xr.start, 1e-9);
+const ppu = Math.max(fig.inner_width || 600, 100) / span;
+const size = Math.min(12, 0.34 * ppu * %s);
+text.glyph.text_font_size = (size < 5 ? 0 : size).toFixed(1) + 'px';
+grad.glyph.text_font_size = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
+""" % NODE_W
 KIND_NAMES = {
     "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
     "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
@@ -43,15 +52,15 @@ def node_data(nodes):
         fill, line, text = STYLE.get(kind, STYLE["function"])
         freed = bool(n.get("freed"))
         cols["index"].append(n["id"])
-        cols["x"].append(n["x"])
-        cols["y"].append(n["y"])
+        cols["x"].append(n["x"] * SCALE_X)
+        cols["y"].append(-n["y"] * SCALE_Y)
         cols["label"].append(n["label"])
         cols["caption"].append(_caption(n))
         cols["kind"].append(kind)
         cols["kind_name"].append(KIND_NAMES.get(kind, kind) + (" (freed: saved tensors released)" if freed else ""))
         cols["value"].append(n.get("value") or "")
         cols["grad"].append(n.get("grad") or "")
-        cols["grad_short"].append(n.get("grad_short") or "")
+        cols["grad_short"].append(grad_short(n))
         cols["fill"].append(fill)
         cols["line"].append(line)
         cols["text_color"].append(text)
@@ -62,16 +71,34 @@ def node_data(nodes):
 
 
 def _caption(n):
-    sub = n.get("sublabel") or ""
+    if n["kind"] in ("function", "accumulate"):
+        return n["label"] + ("\n(freed)" if n.get("freed") else "")
+    sub = n.get("shape_text") or ""
+    if n.get("dtype") and n["dtype"] not in ("torch.float32",):
+        sub += f" {n['dtype'].replace('torch.', '')}"
     return f"{n['label']}\n{sub}" if sub else n["label"]
 
 
+def grad_short(n, limit=30):
+    """A one-line glimpse of a computed grad, drawn under the node."""
+    if n.get("grad_state") != "computed" or not n.get("grad"):
+        return ""
+    text = " ".join(n["grad"].split())
+    if text.startswith("tensor(") and text.endswith(")"):
+        text = text[len("tensor("):-1]
+    text = "∇ " + text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def edge_data(nodes, edges):
-    pos = {n["id"]: (n["x"], n["y"]) for n in nodes}
+    pos = {n["id"]: (n["x"] * SCALE_X, -n["y"] * SCALE_Y) for n in nodes}
     freed = {n["id"] for n in nodes if n.get("freed")}
     cols = {k: [] for k in EDGE_COLUMNS}
     for e in edges:
-        a, b = e["source"], e["target"]
+        if e.get("kind") == "saved":
+            continue
+        # The model's edges point the way backward walks; drawn the way data flows.
+        a, b = e["to"], e["from"]
         if a not in pos or b not in pos:
             continue
         (xa, ya), (xb, yb) = pos[a], pos[b]
@@ -94,9 +121,10 @@ class GraphView:
         self.edges = ColumnDataSource({k: [] for k in EDGE_COLUMNS}, name="graph_edges")
         wheel = WheelZoomTool()
         fig = figure(
-            name="graph_figure", height=height, sizing_mode="stretch_width", match_aspect=False,
+            name="graph_figure", height=height, sizing_mode="stretch_width", match_aspect=True,
             tools=[PanTool(), wheel, ResetTool(), TapTool()], active_scroll=wheel, toolbar_location="above",
-            x_range=Range1d(-2, 10), y_range=Range1d(-3, 3), outline_line_color=None,
+            x_range=DataRange1d(range_padding=0.06), y_range=DataRange1d(range_padding=0.12),
+            outline_line_color=None,
         )
         fig.axis.visible = False
         fig.grid.visible = False
@@ -114,10 +142,13 @@ class GraphView:
             text_font_size="11px", text_color="text_color", text_alpha="alpha", text_line_height=1.15,
         )
         self.grad_text = fig.text(
-            x="x", y="y", y_offset=NODE_H * 0 + 18, text="grad_short", source=self.nodes, text_align="center",
+            x="x", y="y", y_offset=20, text="grad_short", source=self.nodes, text_align="center",
             text_baseline="top", text_font_size="10px", text_color="#15803d",
         )
         fig.add_tools(HoverTool(renderers=[boxes], tooltips=TOOLTIP))
+        fit = CustomJS(args=dict(xr=fig.x_range, fig=fig, text=self.text, grad=self.grad_text), code=_FONT_JS)
+        fig.x_range.js_on_change("start", fit)
+        fig.x_range.js_on_change("end", fit)
         self.figure = fig
 
     def update(self, graph):
@@ -127,17 +158,9 @@ class GraphView:
         self._fit(nodes)
 
     def _fit(self, nodes):
-        if not nodes:
-            self.figure.x_range.update(start=-2, end=10)
-            self.figure.y_range.update(start=-3, end=3)
-            return
-        xs = [n["x"] for n in nodes]
-        ys = [n["y"] for n in nodes]
-        pad_x, pad_y = NODE_W, NODE_H * 1.6
-        self.figure.x_range.update(start=min(xs) - pad_x, end=max(xs) + pad_x)
-        self.figure.y_range.update(start=min(ys) - pad_y, end=max(ys) + pad_y)
-        # Text has a fixed pixel size: shrink it when many layers squeeze the boxes.
-        layers = len(set(xs))
-        size = 11 if layers <= 6 else 9 if layers <= 10 else 7 if layers <= 16 else 0
-        self.text.glyph.text_font_size = f"{size}px" if size else "0px"
-        self.grad_text.glyph.text_font_size = f"{max(size - 1, 0)}px"
+        # A first guess before the browser measures (the JS callback then refines it).
+        xs = [n["x"] for n in nodes] or [0]
+        span = (max(xs) - min(xs)) * SCALE_X + NODE_W * 1.5
+        size = min(12.0, 0.34 * 620 / span * NODE_W)
+        self.text.glyph.text_font_size = f"{size if size >= 5 else 0:.1f}px"
+        self.grad_text.glyph.text_font_size = f"{size * 0.9 if size >= 6 else 0:.1f}px"

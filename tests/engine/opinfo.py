@@ -465,16 +465,23 @@ assert len(CASES_BY_NAME) == len(CASES), "case names must be unique"
 # ----- Running the same code on both modules -----
 
 def plain(x):
-    """Tensors as (dtype, values, requires_grad); containers kept; everything else as is."""
+    """Tensors as (dtype, values, requires_grad); dtypes, devices and sizes as their repr; containers kept."""
+    if type(x).__name__ in ("dtype", "device", "Size"):
+        return (type(x).__name__, repr(x))
     if isinstance(x, (tuple, list)):
         return type(x)(plain(v) for v in x)
     if hasattr(x, "detach") and hasattr(x, "dtype"):
         a = x.detach().numpy()
-        if a.dtype.kind == "f":
-            a = np.round(a.astype(np.float64), 6).astype(object)
-            a[np.isnan(a.astype(np.float64))] = "nan"  # so that equal results compare equal
-        return ("tensor", str(x.dtype), a.tolist(), x.requires_grad)
+        values = _nan_safe(np.round(a.astype(np.float64), 6).tolist()) if a.dtype.kind == "f" else a.tolist()
+        return ("tensor", str(x.dtype), values, x.requires_grad)
     return x
+
+
+def _nan_safe(v):
+    """nan as the string "nan", so that equal results compare equal."""
+    if isinstance(v, list):
+        return [_nan_safe(u) for u in v]
+    return "nan" if v != v else v
 
 
 def outcome(fn, mod):
@@ -491,5 +498,5 @@ def outcome(fn, mod):
 def same(torch_ref, et, fn):
     """Run ``fn`` with real PyTorch and with the engine; assert identical results, errors and warnings."""
     ours, ref = outcome(fn, et), outcome(fn, torch_ref)
-    assert ours == ref
+    assert ours == ref, f"\nengine: {ours}\ntorch:  {ref}"
     return ref

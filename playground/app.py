@@ -1,0 +1,323 @@
+"""The playground app: wires the model's session to the views.
+
+    panel serve playground/app.py        (user code runs in a limited child process)
+    python build.py                      (static site: everything runs in the browser)
+"""
+import sys
+import time
+
+import panel as pn
+import param
+
+from playground.model import examples, links
+from playground.model.session import make_session
+from playground.views import panels
+from playground.views.graph import KIND_NAMES, STYLE, GraphView
+from playground.views.style import CSS
+
+IN_BROWSER = sys.platform == "emscripten"
+_DEDUPE_S = 1.0  # Run clicked right after the editor lost focus (which also submits) runs once
+
+_COPY_JS = """
+const url = window.location.href;
+if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(() => {}); }
+"""
+
+UI = {
+    "en": {"example": "Example", "output": "output", "gradient": "gradient (empty: ones)",
+           "requires_grad": "requires_grad (click to toggle)", "inspector": "Tensors", "history": "Gradient history",
+           "graph": "Computation graph", "code": "Code", "result": "Output",
+           "copied": "Link copied: it reopens exactly this state.", "nodes": "nodes", "calls": "backward calls"},
+    "zh": {"example": "示例", "output": "输出张量", "gradient": "gradient（留空：全 1）",
+           "requires_grad": "requires_grad（点击切换）", "inspector": "张量", "history": "梯度历史",
+           "graph": "计算图", "code": "代码", "result": "输出",
+           "copied": "链接已复制：打开它会恢复完全相同的状态。", "nodes": "个节点", "calls": "次 backward"},
+}
+
+
+def _legend():
+    items = []
+    for kind in ("leaf", "accumulate", "function", "tensor", "output", "const", "detached"):
+        fill, line, _ = STYLE[kind]
+        items.append(f'<span><span class="sw" style="background:{fill};border-color:{line}"></span>'
+                     f"{KIND_NAMES[kind]}</span>")
+    items.append('<span><span class="sw" style="background:#e5e7eb;opacity:.35"></span>freed (after backward)</span>')
+    return f'<div class="ap-legend">{"".join(items)}</div>'
+
+
+class Playground(pn.viewable.Viewer):
+    """Editor, backward controls, graph, inspector and history over one session."""
+
+    language = param.Selector(objects=["en", "zh"], default="en")
+    example = param.String(default=examples.DEFAULT_KEY, allow_None=True)
+
+    def __init__(self, session=None, **params):
+        super().__init__(**params)
+        self.session = session or make_session("in_process" if IN_BROWSER else "subprocess")
+        self.snapshot = {}
+        self._quiet = False
+        self._last_run = (None, 0.0)
+        self._last_hash = None
+
+        ex = examples.get_example(self.example or examples.DEFAULT_KEY)
+        self.editor = pn.widgets.CodeEditor(
+            value=ex.code, value_input=ex.code, language="python", theme="chrome", height=300,
+            sizing_mode="stretch_width", name="code", on_keyup=False,
+        )
+        self.run_button = pn.widgets.Button(name="Run", button_type="primary", width=90,
+                                            description="Run the code (Ctrl+Enter)")
+        self.example_select = pn.widgets.Select(name="", options=self._example_options(), value=ex.key, width=260)
+        self.language_toggle = pn.widgets.RadioButtonGroup(options={"English": "en", "中文": "zh"}, value="en",
+                                                           button_type="light")
+        self.copy_button = pn.widgets.Button(name="Copy link", button_type="light", width=100,
+                                             description="Copy a link that reopens exactly this state")
+        self.copy_button.js_on_click(code=_COPY_JS)
+
+        self.output_select = pn.widgets.Select(name="output", options=[], width=140)
+        self.gradient_input = pn.widgets.TextInput(name="gradient", placeholder="torch.ones_like(out)", width=200)
+        self.retain_box = pn.widgets.Checkbox(name="retain_graph", value=ex.retain_graph)
+        self.create_box = pn.widgets.Checkbox(name="create_graph", value=ex.create_graph)
+        self.backward_button = pn.widgets.Button(name="Backward", button_type="success", width=100)
+        self.zero_button = pn.widgets.Button(name="Zero grad", button_type="warning", width=100)
+        self.toggles = pn.widgets.CheckButtonGroup(name="requires_grad", options=[], value=[], button_type="primary",
+                                                   button_style="outline")
+
+        self.graph = GraphView()
+        self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
+        self.explain_pane = panels.html_pane()
+        self.output_pane = panels.html_pane()
+        self.inspector_pane = panels.html_pane()
+        self.history_pane = panels.html_pane()
+        self.banner = panels.html_pane(visible=False)
+        self.status = panels.html_pane()
+
+        self.run_button.on_click(lambda e: self.run(self._editor_text()))
+        self.editor.param.watch(self._on_editor_submit, "value")
+        self.backward_button.on_click(lambda e: self.backward())
+        self.zero_button.on_click(lambda e: self._show(self.session.zero_grad()))
+        self.copy_button.on_click(lambda e: self._copied())
+        self.toggles.param.watch(self._on_toggle, "value")
+        self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
+        self.language_toggle.param.watch(lambda e: setattr(self, "language", e.new), "value")
+        self.param.watch(lambda e: self._render_text(), "language")
+        for w in (self.output_select, self.gradient_input, self.retain_box, self.create_box):
+            w.param.watch(lambda e: self._sync_link(), "value")
+
+        self._layout = self._build_layout()
+        self._apply_example_settings(ex)
+        self._show(self.session.run(ex.code))
+        if pn.state.curdoc is not None or IN_BROWSER:
+            pn.state.onload(self._restore_from_link)
+            if not IN_BROWSER:
+                pn.state.on_session_destroyed(lambda ctx: self.session.close())
+
+    # ----- commands -----
+    def run(self, code):
+        code, last = code or "", self._last_run
+        if code == last[0] and time.monotonic() - last[1] < _DEDUPE_S:
+            return
+        self._last_run = (code, time.monotonic())
+        self._show(self.session.run(code))
+
+    def backward(self):
+        if self._editor_text() != self.snapshot.get("code"):
+            self.run(self._editor_text())
+        if not self.output_select.value:
+            return
+        self._show(self.session.backward(self.output_select.value, self.gradient_input.value or None,
+                                         self.retain_box.value, self.create_box.value))
+
+    def load_example(self, key):
+        ex = examples.get_example(key)
+        self.example = key
+        self._apply_example_settings(ex)
+        self._set_code(ex.code)
+        self._last_run = (None, 0.0)
+        self.run(ex.code)
+
+    def _editor_text(self):
+        """What the user sees in the editor (``value`` lags until Ctrl+Enter or blur)."""
+        text = self.editor.value_input
+        return self.editor.value if text is None else text
+
+    def _set_code(self, code):
+        with self._silenced():
+            self.editor.value = code
+            self.editor.value_input = code
+
+    # ----- events -----
+    def _on_editor_submit(self, event):
+        if not self._quiet:
+            self.run(event.new)
+
+    def _on_toggle(self, event):
+        if self._quiet:
+            return
+        old, new = set(event.old or []), set(event.new or [])
+        for name in sorted(old ^ new):
+            self._show(self.session.toggle(name, name in new))
+
+    def _copied(self):
+        self._sync_link()
+        self._message(UI[self.language]["copied"], kind="note")
+
+    def _restore_from_link(self):
+        text = (pn.state.location.hash or "").lstrip("#") if pn.state.location else ""
+        if not text:
+            return
+        try:
+            state = links.decode(text)
+        except links.LinkError as exc:
+            self._message(f"{exc} The default example was loaded instead.")
+            self.load_example(examples.DEFAULT_KEY)
+            return
+        self.restore(state)
+
+    def restore(self, state):
+        """Reopen a shared state: code (toggles included), settings, then the sender's actions."""
+        with self._silenced():
+            self.language_toggle.value = self.language = state["language"]
+            if state["example"] in {e.key for e in examples.EXAMPLES}:
+                self.example = state["example"]
+                self.example_select.value = state["example"]
+            self._set_code(state["code"])
+            self.gradient_input.value = state["gradient"] or ""
+            self.retain_box.value = state["retain_graph"]
+            self.create_box.value = state["create_graph"]
+        self._pending_output = state["output"]
+        self._last_run = (state["code"], time.monotonic())
+        self._show(self.session.restore(state["code"], state["actions"]))
+
+    # ----- rendering -----
+    def _apply_example_settings(self, ex):
+        with self._silenced():
+            self.gradient_input.value = ex.gradient or ""
+            self.retain_box.value = ex.retain_graph
+            self.create_box.value = ex.create_graph
+        self._pending_output = ex.output
+
+    def _show(self, snap):
+        snap = snap.to_dict() if hasattr(snap, "to_dict") else snap
+        self.snapshot = snap
+        with self._silenced():
+            if snap.get("code") is not None and snap["code"] != self._editor_text():
+                self._set_code(snap["code"])
+            self.editor.annotations = panels.editor_annotations(snap)
+            outputs = snap.get("outputs") or []
+            want = getattr(self, "_pending_output", None) or self.output_select.value
+            self.output_select.options = outputs
+            self.output_select.value = want if want in outputs else snap.get("default_output")
+            self._pending_output = None
+            rows = [r for r in snap.get("inspector") or [] if r.get("toggleable")]
+            self.toggles.options = [r["name"] for r in rows]
+            self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
+        self.graph.update(snap.get("graph") or {})
+        self._render_text()
+        self._sync_link()
+
+    def _render_text(self):
+        snap, lang = self.snapshot, self.language
+        ex = examples.get_example(self.example) if self.example else None
+        self.explain_pane.object = panels.explanation_html(ex, lang)
+        self.output_pane.object = panels.output_html(snap, lang)
+        self.inspector_pane.object = panels.inspector_html(snap)
+        self.history_pane.object = panels.history_html(snap)
+        n = len((snap.get("graph") or {}).get("nodes") or [])
+        ui = UI[lang]
+        self.status.object = (f'<span class="ap-status">{n} {ui["nodes"]} · {snap.get("backward_count", 0)} '
+                              f'{ui["calls"]}</span>')
+        self.example_select.options = self._example_options()
+
+    def _message(self, text, kind="warn"):
+        from html import escape
+
+        cls = "ap-banner" if kind == "warn" else "ap-note"
+        self.banner.object = f'<div class="{cls}">{escape(text)}</div>'
+        self.banner.visible = True
+
+    def _example_options(self):
+        return {e.title(self.language): e.key for e in examples.EXAMPLES}
+
+    def link_state(self):
+        snap = self.snapshot
+        replay = snap.get("replay") or {}
+        return {
+            "code": self.editor.value or "",
+            "output": self.output_select.value,
+            "gradient": self.gradient_input.value or None,
+            "retain_graph": bool(self.retain_box.value),
+            "create_graph": bool(self.create_box.value),
+            "example": self.example,
+            "language": self.language,
+            "actions": [] if snap.get("stale") else list(replay.get("actions") or []),
+        }
+
+    def _sync_link(self):
+        if self._quiet or pn.state.location is None:
+            return
+        try:
+            text = links.encode(self.link_state())
+        except links.LinkError as exc:
+            self._message(str(exc))
+            return
+        if text != self._last_hash:
+            self._last_hash = text
+            pn.state.location.hash = "#" + text
+
+    def _silenced(self):
+        app = self
+
+        class _Quiet:
+            def __enter__(self):
+                self.prev, app._quiet = app._quiet, True
+
+            def __exit__(self, *exc):
+                app._quiet = self.prev
+
+        return _Quiet()
+
+    # ----- layout -----
+    def _build_layout(self):
+        header = pn.Row(
+            pn.pane.HTML('<h1 class="ap-title">∂ Autograd Playground<small>see PyTorch\'s autograd work</small></h1>'),
+            pn.layout.HSpacer(), self.example_select, self.language_toggle, self.copy_button,
+            css_classes=["ap-header"], sizing_mode="stretch_width", styles={"padding": "8px 16px"},
+        )
+        left = pn.Column(
+            self.explain_pane,
+            self.editor,
+            pn.Row(self.run_button, pn.pane.HTML('<span class="ap-status">Ctrl+Enter runs</span>')),
+            self.output_pane,
+            sizing_mode="stretch_width", styles={"min-width": "360px"},
+        )
+        controls = pn.Row(self.output_select, self.gradient_input,
+                          pn.Column(self.retain_box, self.create_box, margin=(18, 5, 0, 5)),
+                          pn.Column(self.backward_button, self.zero_button, margin=(12, 5, 0, 5)),
+                          sizing_mode="stretch_width")
+        right = pn.Column(
+            pn.Row(pn.pane.HTML('<div class="ap-section">Computation graph</div>'), pn.layout.HSpacer(), self.status,
+                   sizing_mode="stretch_width"),
+            self.graph_pane,
+            pn.pane.HTML(_legend(), sizing_mode="stretch_width"),
+            controls,
+            pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),
+            pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),
+                    sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+        )
+        left.styles = {"width": "40%", "min-width": "360px"}
+        right.styles = {"width": "60%"}
+        body = pn.Row(left, right, sizing_mode="stretch_width")
+        return pn.Column(header, self.banner, body, sizing_mode="stretch_width")
+
+    def __panel__(self):
+        return self._layout
+
+
+def create_app(**kwargs):
+    pn.extension("codeeditor", raw_css=[CSS], notifications=False)
+    return Playground(**kwargs)
+
+
+if pn.state.curdoc is not None or IN_BROWSER:
+    create_app().servable(title="Autograd Playground")

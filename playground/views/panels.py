@@ -1,0 +1,117 @@
+"""Thin Panel views: each turns a snapshot (plain dicts) into escaped HTML or widget values."""
+from html import escape
+
+import panel as pn
+
+# ----- output and errors -----
+
+def output_html(snapshot, language="en"):
+    """The output pane: printed text, the last expression, or the error with its hint."""
+    parts = []
+    if snapshot.get("stdout"):
+        parts.append(f'<pre class="ap-out">{escape(snapshot["stdout"])}</pre>')
+    if snapshot.get("result"):
+        parts.append(f'<pre class="ap-out ap-result">{escape(snapshot["result"])}</pre>')
+    err = snapshot.get("error")
+    if err:
+        where = f" (line {err['line']})" if err.get("line") else ""
+        head = f"{err.get('type') or 'Error'}{where}: {err.get('message') or ''}"
+        body = f'<div class="ap-error"><b>{escape(head)}</b>'
+        frames = _frames_only(err.get("traceback") or "")
+        if frames:
+            body += f'<pre>{escape(frames)}</pre>'
+        hint = (err.get("hint") or {}).get(language) or (err.get("hint") or {}).get("en")
+        if hint:
+            body += f'<div class="ap-hint">{escape(hint)}</div>'
+        body += "</div>"
+        parts.append(body)
+        if snapshot.get("stale"):
+            note = {"en": "The graph shows your last successful run.", "zh": "计算图显示的是上一次成功运行的结果。"}
+            parts.append(f'<div class="ap-note">{escape(note.get(language, note["en"]))}</div>')
+    if not parts:
+        empty = {"en": "Nothing printed.", "zh": "没有输出。"}
+        parts.append(f'<div class="ap-note">{escape(empty.get(language, empty["en"]))}</div>')
+    return "".join(parts)
+
+
+def _frames_only(traceback):
+    """The traceback without its last "Type: message" lines, which the header already shows."""
+    lines = traceback.rstrip().splitlines()
+    while lines and not lines[-1].startswith(" ") and not lines[-1].startswith("Traceback"):
+        lines.pop()
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def editor_annotations(snapshot):
+    err = snapshot.get("error")
+    if err and err.get("line") and err.get("kind") in ("syntax", "exception", "timeout"):
+        return [{"row": err["line"] - 1, "column": max((err.get("column") or 1) - 1, 0),
+                 "text": f"{err.get('type')}: {err.get('message')}", "type": "error"}]
+    return []
+
+
+# ----- inspector and gradient history -----
+
+_KIND_BADGE = {
+    "leaf": ("leaf", "#2563eb"), "tensor": ("non-leaf", "#6b7280"), "output": ("output", "#16a34a"),
+    "const": ("no grad", "#94a3b8"), "detached": ("detached", "#f97316"),
+}
+
+
+def _cell(text, cls=""):
+    return f'<td class="{cls}">{escape(str(text))}</td>'
+
+
+def inspector_html(snapshot):
+    rows = snapshot.get("inspector") or []
+    if not rows:
+        return '<div class="ap-note">No tensors yet: run some code.</div>'
+    head = "".join(f"<th>{h}</th>" for h in
+                   ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "value", ".grad"))
+    body = []
+    for r in rows:
+        badge, color = _KIND_BADGE.get(r["kind"], (r["kind"], "#6b7280"))
+        grad_cls = "ap-grad" if r.get("grad_state") == "computed" else "ap-muted"
+        body.append(
+            "<tr>"
+            f'<td><b>{escape(r["name"])}</b> <span class="ap-badge" style="background:{color}">{badge}</span></td>'
+            + _cell(r.get("shape_text") or "")
+            + _cell((r.get("dtype") or "").replace("torch.", ""))
+            + _cell(r.get("requires_grad"))
+            + _cell(r.get("is_leaf"))
+            + _cell(r.get("grad_fn") or "None")
+            + f'<td><pre class="ap-cellpre">{escape(r.get("value") or "")}</pre></td>'
+            + f'<td class="{grad_cls}"><pre class="ap-cellpre">{escape(r.get("grad") or "")}</pre></td>'
+            "</tr>"
+        )
+    return (f'<div class="ap-scroll"><table class="ap-table"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def history_html(snapshot):
+    hist = snapshot.get("grad_history") or []
+    if not hist:
+        return ('<div class="ap-note">Press Backward: each leaf\'s .grad after every call appears here, '
+                "so you can watch gradients accumulate.</div>")
+    out = []
+    for h in hist:
+        items = []
+        for e in h["entries"]:
+            label = "zero_grad" if e["event"] == "zero_grad" else f"backward #{e['count']}"
+            items.append(f'<tr><td class="ap-muted">{escape(label)}</td>'
+                         f'<td><pre class="ap-cellpre">{escape(e.get("grad") or "")}</pre></td></tr>')
+        out.append(f'<div class="ap-hist"><b>{escape(h["label"])}.grad</b><table class="ap-table">'
+                   f'{"".join(items)}</table></div>')
+    return "".join(out)
+
+
+def explanation_html(example, language):
+    if example is None:
+        return ""
+    title = example.title(language)
+    text = example.explain(language)
+    return f'<div class="ap-explain"><div class="ap-explain-title">{escape(title)}</div><p>{escape(text)}</p></div>'
+
+
+def html_pane(**kwargs):
+    return pn.pane.HTML("", sizing_mode="stretch_width", **kwargs)

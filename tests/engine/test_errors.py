@@ -1,0 +1,200 @@
+"""Misuse gives PyTorch's exception class and message, character for character."""
+import pytest
+
+from tests.engine.opinfo import outcome, same
+
+
+def _second_backward(t):
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward()
+    y.backward()
+
+
+def _modified_saved(t):
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = y * y
+    y.mul_(3)
+    z.sum().backward()
+
+
+def _nonleaf_requires_grad_false(t):
+    y = t.tensor([1.0], requires_grad=True) * 2
+    y.requires_grad = False
+
+
+def _nonleaf_requires_grad_false_method(t):
+    y = t.tensor([1.0], requires_grad=True) * 2
+    y.requires_grad_(False)
+
+
+def _leaf_inplace(t):
+    t.ones(2, requires_grad=True).mul_(2)
+
+
+def _view_of_leaf_inplace(t):
+    t.ones(2, 2, requires_grad=True)[0].mul_(2)
+
+
+ERRORS = {
+    # backward
+    "backward_non_scalar_without_gradient": lambda t: (t.ones(2, requires_grad=True) * 2).backward(),
+    "backward_gradient_shape_mismatch": lambda t: (t.ones(2, requires_grad=True) * 2).backward(t.ones(3)),
+    "backward_without_grad_fn": lambda t: t.ones(2).sum().backward(),
+    "backward_of_integer_output": lambda t: (t.ones(2, requires_grad=True) * 2).long().sum().backward(),
+    "second_backward": _second_backward,
+    "modified_saved_tensor": _modified_saved,
+    "grad_count_mismatch": lambda t: t.autograd.backward([t.ones(1, requires_grad=True) * 2] * 2, [t.ones(1)]),
+    "backward_empty_inputs": lambda t: (t.ones(1, requires_grad=True) * 2).sum().backward(inputs=[]),
+    # requires_grad
+    "leaf_inplace": _leaf_inplace,
+    "view_of_leaf_inplace": _view_of_leaf_inplace,
+    "int_tensor_requires_grad_kwarg": lambda t: t.tensor([1, 2], requires_grad=True),
+    "int_zeros_requires_grad_kwarg": lambda t: t.zeros(2, dtype=t.int64, requires_grad=True),
+    "int_arange_requires_grad_kwarg": lambda t: t.arange(3, requires_grad=True),
+    "int_requires_grad_method": lambda t: t.tensor([1, 2]).requires_grad_(),
+    "int_requires_grad_setter": lambda t: setattr(t.tensor([1, 2]), "requires_grad", True),
+    "bool_requires_grad_method": lambda t: t.tensor([True]).requires_grad_(),
+    "nonleaf_requires_grad_false": _nonleaf_requires_grad_false,
+    "nonleaf_requires_grad_false_method": _nonleaf_requires_grad_false_method,
+    "retain_grad_without_grad": lambda t: t.ones(1).retain_grad(),
+    "hook_without_grad": lambda t: t.ones(1).register_hook(lambda g: g),
+    "grad_wrong_size": lambda t: setattr(t.ones(2, requires_grad=True), "grad", t.ones(3)),
+    "grad_wrong_dtype": lambda t: setattr(t.ones(2, requires_grad=True), "grad", t.ones(2, dtype=t.float64)),
+    "grad_not_tensor": lambda t: setattr(t.ones(2, requires_grad=True), "grad", 5),
+    # conversions
+    "item_of_many": lambda t: t.tensor([1.0, 2.0]).item(),
+    "item_of_empty": lambda t: t.tensor([]).item(),
+    "float_of_many": lambda t: float(t.ones(3)),
+    "bool_of_many": lambda t: bool(t.ones(3)),
+    "numpy_of_requires_grad": lambda t: t.ones(2, requires_grad=True).numpy(),
+    "len_of_0d": lambda t: len(t.tensor(1.0)),
+    "iter_of_0d": lambda t: iter(t.tensor(1.0)),
+    "index_with_float_tensor": lambda t: t.ones(3)[t.tensor([0.0])],
+    "cuda": lambda t: t.ones(1).cuda(),
+    # shapes
+    "mm_shapes": lambda t: t.ones(2, 3).mm(t.ones(2, 3)),
+    "mm_not_matrix": lambda t: t.mm(t.ones(3), t.ones(3, 2)),
+    "mm_dtypes": lambda t: t.mm(t.ones(2, 2), t.ones(2, 2, dtype=t.float64)),
+    "mv_shapes": lambda t: t.mv(t.ones(2, 3), t.ones(2)),
+    "dot_sizes": lambda t: t.dot(t.ones(3), t.ones(4)),
+    "dot_not_1d": lambda t: t.dot(t.ones(2, 2), t.ones(2)),
+    "bmm_shapes": lambda t: t.bmm(t.ones(2, 3, 4), t.ones(2, 5, 2)),
+    "bmm_not_3d": lambda t: t.bmm(t.ones(3, 4), t.ones(4, 2)),
+    "matmul_0d": lambda t: t.matmul(t.tensor(1.0), t.ones(2)),
+    "matmul_1d_1d": lambda t: t.ones(3) @ t.ones(4),
+    "matmul_2d_1d": lambda t: t.ones(2, 3) @ t.ones(2),
+    "matmul_1d_2d": lambda t: t.ones(3) @ t.ones(4, 2),
+    "matmul_2d_2d": lambda t: t.ones(2, 3) @ t.ones(4, 2),
+    "matmul_3d_1d": lambda t: t.ones(2, 3, 4) @ t.ones(5),
+    "matmul_3d_2d": lambda t: t.ones(2, 3, 4) @ t.ones(5, 2),
+    "matmul_2d_3d": lambda t: t.ones(4, 3) @ t.ones(2, 4, 2),
+    "matmul_batch_broadcast": lambda t: t.ones(2, 3, 4) @ t.ones(3, 4, 2),
+    "matmul_bmm_inner": lambda t: t.ones(2, 3, 4) @ t.ones(2, 5, 2),
+    "broadcast_add": lambda t: t.ones(2, 3) + t.ones(4),
+    "broadcast_mul_3d": lambda t: t.ones(2, 3, 4) * t.ones(3, 1, 5),
+    "broadcast_inplace": lambda t: t.ones(3).add_(t.ones(2, 3)),
+    "view_non_contiguous": lambda t: t.ones(2, 3).t().view(6),
+    "view_bad_size": lambda t: t.ones(2, 3).view(4),
+    "reshape_bad_size": lambda t: t.ones(2, 3).reshape(5, -1),
+    "reshape_two_inferred": lambda t: t.ones(2, 3).reshape(-1, -1),
+    "expand_bad": lambda t: t.ones(2, 3).expand(3, 3),
+    "expand_fewer_dims": lambda t: t.ones(2, 3).expand(3),
+    "t_of_3d": lambda t: t.ones(2, 3, 4).t(),
+    "permute_wrong_length": lambda t: t.ones(2, 3).permute(0),
+    "repeat_fewer_dims": lambda t: t.ones(2, 3).repeat(2),
+    "cat_size_mismatch": lambda t: t.cat([t.ones(2, 3), t.ones(2, 4)]),
+    "cat_dim_count_mismatch": lambda t: t.cat([t.ones(2, 3), t.ones(3)]),
+    "cat_empty_list": lambda t: t.cat([]),
+    "stack_size_mismatch": lambda t: t.stack([t.ones(2), t.ones(3)]),
+    "split_sizes_sum": lambda t: t.ones(5).split([2, 2]),
+    # dims and indices
+    "sum_dim_out_of_range": lambda t: t.ones(2, 3).sum(2),
+    "mean_dim_out_of_range": lambda t: t.ones(2, 3).mean(-3),
+    "softmax_dim_out_of_range": lambda t: t.ones(2, 3).softmax(2),
+    "unsqueeze_out_of_range": lambda t: t.ones(2).unsqueeze(3),
+    "transpose_out_of_range": lambda t: t.ones(2, 3).transpose(0, 2),
+    "index_out_of_range": lambda t: t.ones(2, 3)[5],
+    "index_out_of_range_dim1": lambda t: t.ones(2, 3)[:, 3],
+    "index_negative_out_of_range": lambda t: t.ones(2, 3)[-3],
+    "index_list_out_of_range": lambda t: t.ones(2, 3)[[0, 4]],
+    "too_many_indices": lambda t: t.ones(2, 3)[0, 0, 0],
+    "select_out_of_range": lambda t: t.ones(2, 3).select(1, 3),
+    "index_select_out_of_range": lambda t: t.ones(2, 3).index_select(0, t.tensor([2])),
+    "gather_out_of_range": lambda t: t.ones(2, 3).gather(1, t.tensor([[3], [0]])),
+    "size_out_of_range": lambda t: t.ones(2, 3).size(2),
+    # dtypes
+    "mean_of_ints": lambda t: t.tensor([1, 2]).mean(),
+    "var_of_ints": lambda t: t.tensor([1, 2]).var(),
+    "std_of_ints": lambda t: t.tensor([1, 2]).std(),
+    "sub_bool_tensors": lambda t: t.tensor([True]) - t.tensor([False]),
+    "sub_bool_and_float": lambda t: t.tensor([True]) - t.tensor([1.0]),
+    "neg_bool": lambda t: -t.tensor([True]),
+    "invert_float": lambda t: ~t.ones(2),
+    "int_to_negative_int_power": lambda t: t.tensor([2]) ** -1,
+    "integer_division_by_zero": lambda t: t.tensor([3]) // 0,
+    "integer_remainder_by_zero": lambda t: t.tensor([3]) % t.tensor([0]),
+    "pow_bool_tensors": lambda t: t.tensor([True]) ** t.tensor([True]),
+    "div_bad_rounding_mode": lambda t: t.div(t.ones(2), 2, rounding_mode="round"),
+    "clamp_without_bounds": lambda t: t.clamp(t.ones(2)),
+    "norm_fro_three_dims": lambda t: t.ones(2, 2, 2).norm(dim=(0, 1, 2)),
+    "floor_divide_backward": lambda t: (t.ones(2, requires_grad=True) // 2).sum().backward(),
+    # losses
+    "nll_target_out_of_bounds": lambda t: t.nn.functional.nll_loss(t.zeros(2, 3), t.tensor([0, 3])),
+    "nll_float_target": lambda t: t.nn.functional.nll_loss(t.zeros(2, 3), t.tensor([0.0, 1.0])),
+    "cross_entropy_target_out_of_bounds": lambda t: t.nn.functional.cross_entropy(t.zeros(2, 3), t.tensor([5, 0])),
+    "bce_size_mismatch": lambda t: t.nn.functional.binary_cross_entropy(t.full((2,), 0.5), t.ones(3)),
+    "bce_input_out_of_range": lambda t: t.nn.functional.binary_cross_entropy(t.full((2,), 1.5), t.ones(2)),
+    "bce_with_logits_size_mismatch":
+        lambda t: t.nn.functional.binary_cross_entropy_with_logits(t.zeros(2), t.ones(3)),
+    "cross_entropy_label_smoothing_above_one":
+        lambda t: t.nn.functional.cross_entropy(t.zeros(2, 3), t.tensor([0, 1]), label_smoothing=1.5),
+    "mse_bad_reduction": lambda t: t.nn.functional.mse_loss(t.zeros(2), t.ones(2), reduction="avg"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_error_matches_torch(torch_ref, et, name):
+    result = same(torch_ref, et, ERRORS[name])[0]
+    assert result[0] == "raised", f"PyTorch does not raise for {name}: pick a case that does"
+
+
+# ----- The most common messages, literally (run without PyTorch too) -----
+
+LITERAL = {
+    "backward_non_scalar_without_gradient": ("RuntimeError", "grad can be implicitly created only for scalar outputs"),
+    "backward_without_grad_fn": (
+        "RuntimeError", "element 0 of tensors does not require grad and does not have a grad_fn"),
+    "leaf_inplace": ("RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation."),
+    "int_tensor_requires_grad_kwarg": (
+        "RuntimeError", "Only Tensors of floating point and complex dtype can require gradients"),
+    "int_requires_grad_method": ("RuntimeError", "only Tensors of floating point dtype can require gradients"),
+    "item_of_many": ("RuntimeError", "a Tensor with 2 elements cannot be converted to Scalar"),
+    "numpy_of_requires_grad": (
+        "RuntimeError", "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."),
+    "mm_shapes": ("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"),
+    "broadcast_add": (
+        "RuntimeError", "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"),
+    "view_non_contiguous": (
+        "RuntimeError", "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+        "across two contiguous subspaces). Use .reshape(...) instead."),
+    "mean_of_ints": (
+        "RuntimeError", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+        "dtype. Got: Long"),
+    "index_out_of_range": ("IndexError", "index 5 is out of bounds for dimension 0 with size 2"),
+    "cat_size_mismatch": (
+        "RuntimeError", "Sizes of tensors must match except in dimension 0. Expected size 3 but got size 4 for tensor "
+        "number 1 in the list."),
+    "second_backward": (
+        "RuntimeError", "Trying to backward through the graph a second time (or directly access saved tensors after "
+        "they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+        "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you "
+        "need to access saved tensors after calling backward."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LITERAL))
+def test_error_literal(et, name):
+    result, _ = outcome(ERRORS[name], et)
+    assert result == ("raised",) + LITERAL[name]
