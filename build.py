@@ -106,6 +106,8 @@ DROP = {
     # Panel's JS/CSS (107 MB) is served from static/panel/; tests and TypeScript sources.
     "panel": [r"^panel/dist/", r"^panel/tests/", r"\.tsx?$", r"^panel/package-lock\.json$"],
 }
+# Imported by Panel where they are seldom used: loaded on first use (static/prelude.py).
+LAZY_IMPORTS = ["markdown"]
 # Ship the standard library as bytecode (see compiled_stdlib).
 PRECOMPILE_STDLIB = True
 # Project wheel: keep the sources next to the bytecode so tracebacks show lines.
@@ -726,7 +728,8 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
             (staging / "favicon.ico").write_bytes(z.read("panel/dist/images/favicon.ico"))
         (staging / "index.html").write_text(html, encoding="utf-8")
         prelude = (STATIC / "prelude.py").read_text()
-        env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn"}
+        env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn",
+               "PLAYGROUND_LAZY_IMPORTS": ",".join(LAZY_IMPORTS)}
         app_spec = {"source": app.read_text(encoding="utf-8"), "filename": app.name}
         # Compiled packages go through Pyodide's loadPackage; pure-Python wheels are unzipped by
         # the worker itself while the runtime boots (see static/worker.js).
@@ -867,10 +870,18 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(site: Path, port: int = 8000, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(SiteHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):  # a browser went away
+            super().handle_error(request, client_address)
+
+
+def make_server(site: Path, port: int = 8000, host: str = "127.0.0.1", handler=None) -> SiteServer:
+    """The site on http://host:port/ (port 0: any free port), .wasm as application/wasm."""
+    handler = functools.partial(handler or SiteHandler, directory=str(site))
+    server = SiteServer((host, port), handler)
     return server
 
 

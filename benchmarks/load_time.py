@@ -16,7 +16,6 @@ Prints medians, the ratio (b) interactive / (a) ready, and where the app's time 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import statistics
 import sys
@@ -80,10 +79,7 @@ class BenchHandler(build.SiteHandler):
 
 
 def serve(site: Path):
-    import http.server
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(BenchHandler, directory=str(site)))
-    server.daemon_threads = True
+    server = build.make_server(site, port=0, handler=BenchHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

@@ -47,7 +47,7 @@ def _finish(data, dtype=None, requires_grad=False, device=None):
         data = data.astype(_dtypes.to_numpy_dtype(dtype), copy=False)
     t = _wrap(data)
     if requires_grad:
-        t.requires_grad = True
+        t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require gradients")
     return t
 
 

@@ -19,13 +19,14 @@ from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _w
 
 
 class Op:
-    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs")
+    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for")
 
     def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,)):
         self.node_cls = node_class(name, cpp_name)
         self.vjps = vjps
         self.saves = tuple(saves)
         self.differentiable_outputs = outputs
+        self.save_for = None  # {saved position: inputs whose rules read it}; see the table at the end
 
 
 def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
@@ -258,7 +259,7 @@ def div(a, b, *, rounding_mode=None):
     if rounding_mode is None:
         return _binary(DIV, np.true_divide, a, b, true_div=True)
     if rounding_mode not in ("floor", "trunc"):
-        raise ValueError(
+        raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     _no_bool(a, b, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
     return _binary(DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div, a, b)
@@ -523,9 +524,10 @@ def clamp(x, min=None, max=None):
             out = np.maximum(out, _np_of(lo))
         if hi is not None:
             out = np.minimum(out, _np_of(hi))
-        return record(CLAMP_T, (x, lo, hi), out.astype(_result_np_dtype(x, lo if lo is not None else hi), copy=False))
-    d = x._data
-    return record(CLAMP, (x,), np.clip(d, min, max).astype(d.dtype, copy=False), {"min": min, "max": max})
+        dt = _dtypes.result_type(*(v for v in (x, lo, hi) if v is not None)).np
+        return record(CLAMP_T, (x, lo, hi), out.astype(dt, copy=False))
+    dt = _dtypes.result_type(*(v for v in (x, min, max) if v is not None)).np  # an int tensor with 0.5 gives floats
+    return record(CLAMP, (x,), np.clip(x._data.astype(dt, copy=False), min, max), {"min": min, "max": max})
 
 
 clip = clamp
@@ -687,12 +689,18 @@ MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _indice
                 outputs=(0,))
 MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
                 outputs=(0,))
-VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim:
-            _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * (2.0 / builtins.max(_n_reduced(x.shape, dims) - correction, 0)),
+VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim: _var_grad(g, x, dims, correction, keepdim),
             saves=(0,))
+# PyTorch's std_backward: var's rule applied to grad / (2 * std), with 0 where std is 0.
 STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim:
-            _expand_back(g / ans, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * (1.0 / builtins.max(_n_reduced(x.shape, dims) - correction, 0)),
+            _var_grad(masked_fill(g / (ans * 2), ans == 0, 0.0), x, dims, correction, keepdim),
             saves=(0, "result"))
+
+
+def _var_grad(g, x, dims, correction, keepdim):
+    dof = _n_reduced(x.shape, dims) - correction
+    scale = 2.0 / dof if dof else math.inf  # 0 degrees of freedom: nan, as in PyTorch
+    return _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * scale
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
                   _expand_back(g, x.shape, dims, keepdim) * exp(x - _expand_back(ans, x.shape, dims, keepdim)),
                   saves=(0, "result"))
@@ -896,6 +904,20 @@ def argmin(x, dim=None, keepdim=False):
     return _wrap(np.asarray(np.argmin(d, axis=dim, keepdims=keepdim), dtype=np.int64))
 
 
+def _var_check(x):
+    if x._data.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+
+
+def _dof_warning(name, x, dims, correction):
+    n = _n_reduced(x._data.shape, dims)
+    if n - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input "
+            "numel divided by output numel). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+            "ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
+
+
 def _correction(unbiased, correction):
     if correction is not None:
         return correction
@@ -905,20 +927,26 @@ def _correction(unbiased, correction):
 def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     if isinstance(dim, bool):
         unbiased, dim = dim, None
-    _float_check(x, "var")
+    _var_check(x)
     c = _correction(unbiased, correction)
     dims = norm_dims(dim, x._data.ndim)
-    out = np.var(x._data, axis=dims, ddof=c, keepdims=keepdim)
+    _dof_warning("var", x, dims, c)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = np.var(x._data, axis=dims, ddof=c, keepdims=keepdim)
     return record(VAR, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     if isinstance(dim, bool):
         unbiased, dim = dim, None
-    _float_check(x, "std")
+    _var_check(x)
     c = _correction(unbiased, correction)
     dims = norm_dims(dim, x._data.ndim)
-    out = np.std(x._data, axis=dims, ddof=c, keepdims=keepdim)
+    _dof_warning("std", x, dims, c)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = np.std(x._data, axis=dims, ddof=c, keepdims=keepdim)
     return record(STD, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
 
 
@@ -927,7 +955,8 @@ def logsumexp(x, dim, keepdim=False):
     dims = norm_dims(dim, d.ndim)
     m = np.max(d, axis=dims, keepdims=True) if d.size else np.zeros([1] * d.ndim, d.dtype)
     m = np.where(np.isfinite(m), m, 0)
-    out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
+    with np.errstate(all="ignore"):  # all -inf gives -inf, silently, as in PyTorch
+        out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         out = np.squeeze(out, axis=dims) if dims else out.reshape(())
     return record(LOGSUMEXP, (x,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim})
@@ -944,6 +973,9 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
             if len(dims) != 2:
                 raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
             raise NotImplementedError(f"norm with p='{p}' (a matrix norm) is not available in this engine")
+    if x._data.dtype.kind != "f" and dtype is None:
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_scalar_type(x)}")
     d = _float_data(x.to(dtype) if dtype is not None else x)
     dims = norm_dims(dim, d.ndim)
     a = np.abs(d)
@@ -1013,12 +1045,26 @@ ADDMM = defop("AddmmBackward0", lambda g, ans, c, a, b, beta=1, alpha=1: g if be
               saves=(1, 2))
 
 
+def _scalar_type(x):
+    return _dtypes.from_numpy_dtype(x._data.dtype)._legacy[:-len("Tensor")]
+
+
 def _promote_pair(a, b, fname):
-    if a._data.dtype != b._data.dtype:
-        n = lambda x: _dtypes.from_numpy_dtype(x._data.dtype)._legacy.replace("Tensor", "")
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {n(a).lower()} != {n(b).lower()}"
-                           if fname == "mm" else
-                           f"expected scalar type {n(a)} but found {n(b)}")
+    """No implicit promotion in matrix products: PyTorch's message for each kernel."""
+    if a._data.dtype == b._data.dtype:
+        return
+    if fname == "mm":
+        from ._tensor import _CPP_TYPE_NAMES as cpp
+
+        msg = f"expected m1 and m2 to have the same dtype, but got: {cpp[a._data.dtype.name]} != {cpp[b._data.dtype.name]}"
+    elif fname == "mv":
+        msg = (f"addmv input tensors must have the same dtype, but got {_scalar_type(b)}, {_scalar_type(a)}, and "
+               f"{_scalar_type(b)}")
+    elif fname == "dot":
+        msg = f"dot : expected both vectors to have same dtype, but found {_scalar_type(a)} and {_scalar_type(b)}"
+    else:
+        msg = f"expected scalar type {_scalar_type(a)} but found {_scalar_type(b)}"
+    raise RuntimeError(msg)
 
 
 def mm(a, b):
@@ -1061,10 +1107,15 @@ def bmm(a, b):
         s1, s2 = list(a._data.shape), list(b._data.shape)
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{s1[0]}, {s1[2]}] but got: [{s2[0]}, {s2[1]}].")
+    _promote_pair(a, b, "bmm")
     return record(BMM, (a, b), np.matmul(a._data, b._data))
 
 
 def addmm(c, a, b, *, beta=1, alpha=1):
+    for x, y, names in ((a, b, "mat1 and mat2"), (c, b, "self and mat2")):
+        if x._data.dtype != y._data.dtype:
+            raise RuntimeError(
+                f"{names} must have the same dtype, but got {_scalar_type(x)} and {_scalar_type(y)}")
     out = c._data * beta + (a._data @ b._data) * alpha if (beta, alpha) != (1, 1) else c._data + a._data @ b._data
     attrs = None if (beta, alpha) == (1, 1) else {"beta": beta, "alpha": alpha}
     return record(ADDMM, (c, a, b), out.astype(a._data.dtype, copy=False), attrs)
@@ -1130,6 +1181,23 @@ def inplace_node(out):
     if fn is not None and type(fn).__name__ in _INPLACE_NAMES:
         fn.__class__ = node_class(_INPLACE_NAMES[type(fn).__name__])
     return out
+
+
+_warned_T = False
+
+
+def numpy_T(x):
+    """``x.T``: all dims reversed; PyTorch warns once that this is deprecated unless ``x`` is 2-D (or 0-D)."""
+    global _warned_T
+    nd = x._data.ndim
+    if nd not in (0, 2) and not _warned_T:
+        _warned_T = True
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+            "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+            "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
+            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)", UserWarning, stacklevel=3)
+    return permute(x, tuple(reversed(range(nd))))
 
 
 def outer(a, b):
@@ -1521,6 +1589,8 @@ def _is_basic(index):
 
 
 def _index_item(i):
+    if isinstance(i, Tensor) and i._data.ndim == 0 and i._data.dtype.kind in "iu":
+        return int(i._data)  # a 0-d integer tensor indexes like an int (SelectBackward0)
     if isinstance(i, Tensor):
         if i._data.dtype.kind == "f":
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
@@ -1536,7 +1606,10 @@ def _index_item(i):
         return int(i)
     if i is None or i is Ellipsis or isinstance(i, slice):
         if isinstance(i, slice):
-            return slice(*(int(v) if isinstance(v, Tensor) else v for v in (i.start, i.stop, i.step)))
+            i = slice(*(int(v) if isinstance(v, Tensor) else v for v in (i.start, i.stop, i.step)))
+            if i.step is not None and i.step <= 0:
+                raise ValueError("step must be greater than zero")
+            return i
         return i
     raise IndexError(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
@@ -1589,6 +1662,10 @@ def getitem(x, index):
 def select(x, dim, index):
     nd = x._data.ndim
     dim = norm_dims(dim, nd)[0]
+    size = x._data.shape[dim]
+    if not -size <= int(index) < size:
+        raise IndexError(
+            f"select(): index {int(index)} out of range for tensor of size {list(x._data.shape)} at dimension {dim}")
     idx = (slice(None),) * dim + (int(index),)
     return _view_of(record(SELECT, (x,), x._data[idx], {"index": idx}), x)
 
@@ -1600,12 +1677,20 @@ def _slice(x, dim, sl):
 
 def narrow(x, dim, start, length):
     dim = norm_dims(dim, x._data.ndim)[0]
+    start = int(start)
+    if start < 0:
+        start += x._data.shape[dim]
     return _slice(x, dim, slice(start, start + length))
 
 
 def index_select(x, dim, index):
     dim = norm_dims(dim, x._data.ndim)[0]
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    idx = idx.reshape(-1)  # a 0-d index selects one slice, keeping the dim
+    if idx.size and (idx.min() < 0 or idx.max() >= x._data.shape[dim]):
+        raise IndexError("index out of range in self")
     return record(INDEX_SELECT, (x,), np.take(x._data, idx, axis=dim), {"dim": dim, "index": idx})
 
 
@@ -1617,6 +1702,10 @@ def masked_fill(x, mask, value):
 
 def gather(x, dim, index):
     dim = norm_dims(dim, x._data.ndim)[0]
+    size = x._data.shape[dim]
+    bad = index._data[(index._data < -size) | (index._data >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
     return record(GATHER, (x,), np.take_along_axis(x._data, index._data, axis=dim), {"dim": dim, "index": index._data})
 
 
@@ -1680,7 +1769,10 @@ _CAT_OPS, _STACK_OPS = {}, {}
 def cat(tensors, dim=0):
     tensors = [as_tensor_arg(x) for x in tensors]
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for k, x in enumerate(tensors):
+        if x._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {k}) cannot be concatenated")
     nd = tensors[0]._data.ndim
     dim = norm_dims(dim, nd)[0] if nd else 0
     ref = tensors[0]._data.shape
@@ -1903,6 +1995,11 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if input._data.shape != target._data.shape:
+        warnings.warn(
+            f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
+            f"({Size(input._data.shape)}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=2)
     loss = abs(input - target)
     return mean(loss) if reduction == "mean" else sum(loss) if reduction == "sum" else loss
 
@@ -1926,9 +2023,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def _nll_loss(op, input, target, weight, ignore_index, reduction):
     x, tgt = input._data, target._data
-    if tgt.dtype.kind not in "iu":
+    if tgt.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
-            f"expected scalar type Long but found {_dtypes.from_numpy_dtype(tgt.dtype)._legacy.replace('Tensor', '')}")
+            f"expected target dtype to be Long or Byte, but got {_dtypes.from_numpy_dtype(tgt.dtype)._legacy[:-6]}")
     if x.ndim == 1:
         x2, t2 = x[None], tgt.reshape(1)
     else:
@@ -2025,3 +2122,14 @@ def _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, cdim)
         return neg(sum(loss, cdim))
     loss = neg(sum(loss))
     return _div_scalar(loss, logp._data.size // n_classes) if reduction == "mean" else loss
+
+
+# ----- What each saved tensor is for -----
+# A saved tensor is kept only when an input whose rule reads it requires grad, as PyTorch saves:
+# so ``h[1] = h[0] * 2`` does not trip the version check on ``h[0]``, and less memory is held.
+for _op, _users in (
+    (MUL, {0: (1,), 1: (0,)}), (DIV, {0: (1,), 1: (0, 1)}), (POW_T, {0: (0, 1), 1: (0, 1), "result": (1,)}),
+    (REMAINDER, {0: (1,), 1: (1,)}), (FMOD, {0: (1,), 1: (1,)}), (MM, {0: (1,), 1: (0,)}), (MV, {0: (1,), 1: (0,)}),
+    (DOT, {0: (1,), 1: (0,)}), (BMM, {0: (1,), 1: (0,)}), (ADDMM, {1: (2,), 2: (1,)}),
+):
+    _op.save_for = _users

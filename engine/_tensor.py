@@ -233,8 +233,12 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     saves = op.saves
     if saves:
         saved = []
+        save_for = op.save_for
         for i in saves:
-            if i == "result":
+            if save_for is not None and i in save_for and not any(
+                    isinstance(inputs[u], Tensor) and inputs[u]._requires_grad for u in save_for[i]):
+                saved.append(_UNUSED)  # no rule that reads it will run
+            elif i == "result":
                 saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
             else:
                 t = inputs[i]
@@ -264,6 +268,9 @@ def _refresh_view(t):
     refresh_view(t)
 
 
+_UNUSED = object()  # a saved slot left empty: see Op.save_for
+
+
 def unpack_saved(node):
     """The inputs a backward rule sees: saved tensors (checked for in-place changes), scalars,
     or ``_Meta`` stand-ins with shape and dtype."""
@@ -275,6 +282,8 @@ def unpack_saved(node):
     result = None
     if saved:
         for pos, s in zip(op.saves, saved):
+            if s is _UNUSED:
+                continue
             if isinstance(s, _Saved):
                 t = s.tensor
                 if t._vc[0] != s.version:
@@ -357,7 +366,7 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        self._set_requires_grad(value, "Only Tensors of floating point and complex dtype can require gradients")
+        self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def _set_requires_grad(self, value, dtype_message):
         if self._grad_fn is not None:

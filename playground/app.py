@@ -80,7 +80,7 @@ class Playground(pn.viewable.Viewer):
         self.backward_button = pn.widgets.Button(name="Backward", button_type="success", width=100)
         self.zero_button = pn.widgets.Button(name="Zero grad", button_type="warning", width=100)
         self.toggles = pn.widgets.CheckButtonGroup(name="requires_grad", options=[], value=[], button_type="primary",
-                                                   button_style="outline")
+                                                   button_style="outline", css_classes=["ap-toggles"])
 
         self.graph = GraphView()
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
@@ -211,7 +211,9 @@ class Playground(pn.viewable.Viewer):
             rows = [r for r in snap.get("inspector") or [] if r.get("toggleable")]
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
-        self.graph.update(snap.get("graph") or {})
+        graph = snap.get("graph") or {}
+        # Bokeh models may only change under the document lock: execute() takes care of it.
+        pn.state.execute(lambda: self.graph.update(graph), schedule=True)
         self._render_text()
         self._sync_link()
 

@@ -6,6 +6,7 @@ with the page.
 """
 
 import json
+import os
 import sys
 import time
 import types
@@ -23,6 +24,51 @@ try:
     import pyodide_http  # noqa: F401
 except ImportError:
     sys.modules["pyodide_http"] = types.SimpleNamespace(patch_all=lambda: None)
+
+
+
+def _lazy(name):
+    """Import ``name`` lazily: the module runs on first attribute access, not at import."""
+    import importlib.util
+
+    if name in sys.modules:
+        return
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        return
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+
+
+# Modules that Panel imports on paths where they are seldom used (build.py's LAZY_IMPORTS,
+# passed in PLAYGROUND_LAZY_IMPORTS): e.g. ``markdown`` is imported by every Markdown pane
+# but only used with renderer="markdown" (the default is markdown-it).
+for _name in filter(None, os.environ.get("PLAYGROUND_LAZY_IMPORTS", "").split(",")):
+    _lazy(_name)
+
+
+
+def _bokeh_models_without_signatures():
+    """Bokeh builds a help signature (every property's default and type) for each of its ~500
+    model classes as it defines them: a fifth of the time Panel takes to import here, for
+    ``help()`` only. Keep the rest of ``Model.__init_subclass__`` (HasProps' part)."""
+    from bokeh.model import model
+
+    original = model.Model.__dict__.get("__init_subclass__")
+    names = getattr(getattr(original, "__func__", None), "__code__", None)
+    if names is None or not {"parameters", "process_example"} <= set(names.co_names):
+        return  # another Bokeh: leave it alone
+
+    def __init_subclass__(cls):
+        super(model.Model, cls).__init_subclass__()
+
+    model.Model.__init_subclass__ = classmethod(__init_subclass__)
+
+
+if "bokeh.models" not in sys.modules:
+    _bokeh_models_without_signatures()
 
 _timings = {}
 

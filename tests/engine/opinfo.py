@@ -468,8 +468,10 @@ def plain(x):
     """Tensors as (dtype, values, requires_grad); dtypes, devices and sizes as their repr; containers kept."""
     if type(x).__name__ in ("dtype", "device", "Size"):
         return (type(x).__name__, repr(x))
-    if isinstance(x, (tuple, list)):
-        return type(x)(plain(v) for v in x)
+    if isinstance(x, list):
+        return [plain(v) for v in x]
+    if isinstance(x, tuple):  # also torch.return_types and other tuple subclasses
+        return tuple(plain(v) for v in x)
     if hasattr(x, "detach") and hasattr(x, "dtype"):
         a = x.detach().numpy()
         values = _nan_safe(np.round(a.astype(np.float64), 6).tolist()) if a.dtype.kind == "f" else a.tolist()

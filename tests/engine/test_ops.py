@@ -1,6 +1,7 @@
 """Every op of ``opinfo.CASES`` against real PyTorch (values, ``grad_fn`` names, ``next_functions``,
 grads) and against finite differences in float64 (first and second order, engine only)."""
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from hypothesis.extra import numpy as hnp
 
 import engine
 from tests.engine import opinfo
+from tests.engine.opinfo import same
 
 CASES = opinfo.CASES
 FD_CASES = [c for c in CASES if c.fd]
@@ -288,3 +290,121 @@ def test_hypothesis_broadcast_grads_finite_differences(shapes, seed):
     for a, n in zip(analytic, _numeric(f, arrays, flags)):
         assert a.shape == n.shape
         assert_close(a, n, 1e-4, 1e-5, "grad")
+
+
+# ----- Edge cases: ties, nan, inf, empty tensors, integer dtypes, grads at kinks -----
+
+EDGE_CASES = {
+    'max ties idx': lambda t: t.tensor([[1., 3., 3.], [2., 2., 0.]]).max(1),
+    'min ties idx': lambda t: t.tensor([[1., 1., 3.], [2., 0., 0.]]).min(1),
+    'argmax ties': lambda t: (t.tensor([1., 3., 3.]).argmax(), t.tensor([[1., 3., 3.]]).argmax(1)),
+    'max nan': lambda t: (t.tensor([1., float('nan'), 3.]).max(), t.tensor([[1., float('nan'), 3.]]).max(1)),
+    'where scalar grads': lambda t: (lambda x: (t.where(x > 0, 2.0, x).sum().backward(), x.grad)[1])(t.tensor([1., -2.], requires_grad=True)),
+    'cumsum int': lambda t: t.tensor([1, 2, 3]).cumsum(0),
+    'cumsum bool': lambda t: t.tensor([True, True]).cumsum(0),
+    'softmax dtype': lambda t: t.softmax(t.tensor([1., 2.]), 0, dtype=t.float64),
+    'softmax no dim': lambda t: t.nn.functional.softmax(t.tensor([[1., 2.]])),
+    'var 1 elem': lambda t: t.tensor([1.]).var(),
+    'std 1 elem': lambda t: t.tensor([1.]).std(),
+    'var grad 1 elem': lambda t: (lambda x: (x.var().backward(), x.grad)[1])(t.tensor([1.], requires_grad=True)),
+    'mean empty': lambda t: t.tensor([]).mean(),
+    'sum empty': lambda t: t.tensor([]).sum(),
+    'prod empty': lambda t: t.tensor([]).prod(),
+    'max empty': lambda t: t.tensor([]).max(),
+    'relu int': lambda t: t.relu(t.tensor([-1, 2])),
+    'abs int': lambda t: t.tensor([-1, 2]).abs(),
+    'exp int': lambda t: t.tensor([0, 1]).exp(),
+    'sqrt int': lambda t: t.tensor([4]).sqrt(),
+    'sigmoid int': lambda t: t.tensor([0]).sigmoid(),
+    'clamp int': lambda t: t.tensor([-3, 5]).clamp(-1, 2),
+    'clamp int float bound': lambda t: t.tensor([-3, 5]).clamp(-1.5, 2.5),
+    'neg int': lambda t: -t.tensor([1, 2]),
+    'sign int': lambda t: t.tensor([-3, 0, 2]).sign(),
+    'round half': lambda t: t.tensor([0.5, 1.5, 2.5, -0.5]).round(),
+    'pow int float': lambda t: t.tensor([2, 3]) ** 0.5,
+    'pow int int': lambda t: t.tensor([2, 3]) ** 2,
+    'pow float 0d int tensor': lambda t: t.tensor([2., 3.]) ** t.tensor(2),
+    'rpow int': lambda t: 2 ** t.tensor([1, 2]),
+    'rpow float base int exp': lambda t: 2.5 ** t.tensor([1, 2]),
+    'maximum int float': lambda t: t.maximum(t.tensor([1, 5]), t.tensor([2.5, 0.])),
+    'mean dim int': lambda t: t.tensor([[1., 2.]]).mean(dim=-1, keepdim=True),
+    'sum dtype': lambda t: t.tensor([1, 2]).sum(dtype=t.float32),
+    'logsumexp inf': lambda t: t.logsumexp(t.tensor([-float('inf'), -float('inf')]), 0),
+    'log_softmax 0d': lambda t: t.log_softmax(t.tensor(1.), 0),
+    'softmax 0d': lambda t: t.softmax(t.tensor(1.), 0),
+    'cat 0d': lambda t: t.cat([t.tensor(1.), t.tensor(2.)]),
+    'stack 0d': lambda t: t.stack([t.tensor(1.), t.tensor(2.)]),
+    'cat empty tensor': lambda t: t.cat([t.tensor([]), t.ones(2)]),
+    'flatten 0d': lambda t: (t.tensor(1., requires_grad=True)*1).flatten().grad_fn.name(),
+    'flatten 1d': lambda t: (lambda x: x.flatten() is x)(t.ones(3)),
+    'squeeze int dim not 1': lambda t: t.ones(2,3).squeeze(0).shape,
+    'unsqueeze grads': lambda t: (t.ones(3, requires_grad=True) * 1).unsqueeze(1).grad_fn.name(),
+    'chunk more than size': lambda t: [c.shape for c in t.ones(2).chunk(5)],
+    'split 0': lambda t: [c.shape for c in t.ones(5).split(2)],
+    'masked_fill tensor value': lambda t: t.ones(3).masked_fill(t.tensor([True, False, True]), t.tensor(5.)),
+    'masked_fill broadcast mask': lambda t: t.ones(2,3).masked_fill(t.tensor([True, False, True]), 0.),
+    'index_select 0d idx': lambda t: t.ones(3).index_select(0, t.tensor(1)),
+    'gather shape': lambda t: t.arange(6.).view(2,3).gather(1, t.tensor([[0],[2]])),
+    'repeat grad': lambda t: (t.ones(2, requires_grad=True)*1).repeat(2).grad_fn.name(),
+    'expand -1': lambda t: t.ones(3,1).expand(-1, 4).shape,
+    'narrow neg': lambda t: t.arange(5).narrow(0, -2, 2),
+    'flip tuple': lambda t: t.arange(4).view(2,2).flip(0, 1) if False else t.arange(4).view(2,2).flip([0, 1]),
+    'norm int': lambda t: t.tensor([3, 4]).norm(),
+    'getitem 0d int tensor': lambda t: (t.ones(3, requires_grad=True)*1)[t.tensor(1)].grad_fn.name(),
+    'getitem bool scalar': lambda t: (t.ones(3, requires_grad=True)*1)[True].shape,
+    'getitem negative step': lambda t: t.arange(5)[::-1],
+    'dot int': lambda t: t.dot(t.tensor([1, 2]), t.tensor([3, 4])),
+    'matmul int': lambda t: t.tensor([[1, 2]]) @ t.tensor([[3], [4]]),
+    'mm int float': lambda t: t.tensor([[1, 2]]).mm(t.tensor([[3.], [4.]])),
+    'addmm int': lambda t: t.addmm(t.zeros(1, 1), t.ones(1, 2), t.ones(2, 1)),
+    'outer': lambda t: t.outer(t.tensor([1, 2]), t.tensor([3., 4.])),
+    'clone keeps rg': lambda t: t.ones(2, requires_grad=True).clone().grad_fn.name(),
+    'detach clone': lambda t: t.ones(2, requires_grad=True).detach().clone().requires_grad,
+    'contiguous same': lambda t: (lambda x: x.contiguous() is x)(t.ones(2, 2)),
+    'to copy': lambda t: (lambda x: x.to(t.float32, copy=True) is x)(t.ones(2)),
+    'mse broadcast warn': lambda t: t.nn.functional.mse_loss(t.ones(2, 1), t.ones(2)),
+    'mse int target': lambda t: t.nn.functional.mse_loss(t.ones(2), t.tensor([1, 2])),
+    'l1 broadcast': lambda t: t.nn.functional.l1_loss(t.ones(2, 1), t.ones(2)),
+    'bce weight grad_fn': lambda t: t.nn.functional.binary_cross_entropy(t.full((2,), .5, requires_grad=True), t.ones(2), weight=t.ones(2)).grad_fn.name(),
+    'sigmoid large': lambda t: t.sigmoid(t.tensor([-1000., 1000.])),
+    'softplus large': lambda t: t.nn.functional.softplus(t.tensor([-1000., 1000.])),
+    'log_softmax large': lambda t: t.log_softmax(t.tensor([1000., 0.]), 0),
+    'elu grad at 0': lambda t: (lambda x: (t.nn.functional.elu(x).backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'relu grad at 0': lambda t: (lambda x: (t.relu(x).backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'abs grad at 0': lambda t: (lambda x: (x.abs().backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'clamp grad at bound': lambda t: (lambda x: (x.clamp(0, 1).sum().backward(), x.grad)[1])(t.tensor([0., 1.], requires_grad=True)),
+    'max grad ties dim': lambda t: (lambda x: (x.max(1).values.sum().backward(), x.grad)[1])(t.tensor([[2., 2.]], requires_grad=True)),
+    'maximum grad tie': lambda t: (lambda x, y: (t.maximum(x, y).backward(), x.grad, y.grad)[1:])(t.tensor(1., requires_grad=True), t.tensor(1., requires_grad=True)),
+    'sqrt grad 0': lambda t: (lambda x: (x.sqrt().backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'pow grad 0 base': lambda t: (lambda x: ((x ** 2).backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'pow half grad 0': lambda t: (lambda x: ((x ** 0.5).backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'pow tensor grad 0 base': lambda t: (lambda x, y: ((x ** y).backward(), x.grad, y.grad)[1:])(t.tensor(0., requires_grad=True), t.tensor(2., requires_grad=True)),
+    'norm grad 0': lambda t: (lambda x: (x.norm().backward(), x.grad)[1])(t.zeros(2, requires_grad=True)),
+    'prod grad two zeros': lambda t: (lambda x: (x.prod().backward(), x.grad)[1])(t.tensor([0., 0., 2.], requires_grad=True)),
+    'std grad': lambda t: (lambda x: (x.std().backward(), x.grad)[1])(t.tensor([1., 1.], requires_grad=True)),
+    'logsumexp grad -inf': lambda t: (lambda x: (x.logsumexp(0).backward(), x.grad)[1])(t.tensor([-float('inf'), 0.], requires_grad=True)),
+    'log grad 0': lambda t: (lambda x: (x.log().backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'div grad by 0': lambda t: (lambda x: ((1 / x).backward(), x.grad)[1])(t.tensor(0., requires_grad=True)),
+    'bce logits grad large': lambda t: (lambda x: (t.nn.functional.binary_cross_entropy_with_logits(x, t.tensor([0., 1.])).backward(), x.grad)[1])(t.tensor([100., -100.], requires_grad=True)),
+    'bce grad at 0 and 1': lambda t: (lambda x: (t.nn.functional.binary_cross_entropy(x, t.tensor([0., 1.])).backward(), x.grad)[1])(t.tensor([0., 1.], requires_grad=True)),
+    'bce value at 0': lambda t: t.nn.functional.binary_cross_entropy(t.tensor([0., 1.]), t.tensor([1., 0.])),
+    'silu grad': lambda t: (lambda x: (t.nn.functional.silu(x).sum().backward(), x.grad)[1])(t.tensor([-1., 0., 2.], requires_grad=True)),
+}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_edge_case_matches_torch(torch_ref, name):
+    same(torch_ref, engine, EDGE_CASES[name])
+
+
+def test_T_of_non_2d_warns_once(monkeypatch):
+    import engine._ops as ops
+
+    monkeypatch.setattr(ops, "_warned_T", False)
+    with pytest.warns(UserWarning, match=r"^The use of `x.T` on tensors of dimension other than 2"):
+        assert engine.ones(2, 3, 4).T.shape == (4, 3, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        engine.ones(3).T  # once per process, like TORCH_WARN_ONCE
+        engine.ones(2, 3).T

@@ -1,0 +1,82 @@
+"""Drives the playground page the way a person does, for both panel serve and the static site."""
+import json
+import re
+import time
+
+READY_JS = ("() => window.Bokeh && Bokeh.documents.length > 0 && "
+            "!document.body.classList.contains('pn-loading') && "
+            "Bokeh.documents[Bokeh.documents.length - 1].get_model_by_name('graph_nodes') !== null && "
+            "Bokeh.documents[Bokeh.documents.length - 1].get_model_by_name('graph_nodes').data.label.length > 0")
+_SOURCE_JS = """(name) => {
+  const doc = Bokeh.documents[Bokeh.documents.length - 1];
+  const src = doc.get_model_by_name(name);
+  const out = {};
+  for (const [k, v] of src.data.entries ? src.data.entries() : Object.entries(src.data)) out[k] = Array.from(v);
+  return out;
+}"""
+
+
+class PlaygroundPage:
+    def __init__(self, page, timeout=120_000):
+        self.page = page
+        self.timeout = timeout
+
+    def open(self, url):
+        self.page.goto(url)
+        self.wait_ready()
+        return self
+
+    def wait_ready(self):
+        self.page.wait_for_function(READY_JS, timeout=self.timeout)
+
+    def source(self, name):
+        return self.page.evaluate(_SOURCE_JS, name)
+
+    def nodes(self):
+        return self.source("graph_nodes")
+
+    def node(self, label):
+        data = self.nodes()
+        i = data["label"].index(label)
+        return {k: v[i] for k, v in data.items()}
+
+    def wait_for(self, predicate, timeout=30.0, what="condition"):
+        end = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < end:
+            try:
+                last = self.nodes()
+                if predicate(last):
+                    return last
+            except Exception as exc:  # noqa: BLE001 - the document may be swapping
+                last = exc
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}; last graph_nodes: {json.dumps(last, default=str)[:2000]}")
+
+    def click(self, name):
+        self.page.get_by_role("button", name=name, exact=True).click()
+
+    def check(self, label, value=True):
+        # Panel renders <input type=checkbox><div class="bk-label">name</div> inside a shadow root.
+        box = self.page.locator(".bk-label", has_text=re.compile(rf"^{re.escape(label)}$")).locator(
+            "xpath=preceding-sibling::input[@type='checkbox']").first
+        box.set_checked(value)
+
+    def set_code(self, code):
+        editor = self.page.locator(".ace_text-input").first
+        editor.focus()
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.press("Delete")
+        self.page.keyboard.insert_text(code)
+
+    def run(self, code=None):
+        if code is not None:
+            self.set_code(code)
+        self.click("Run")
+
+    def toggle(self, name):
+        self.page.locator(".ap-toggles button").filter(has_text=re.compile(rf"^{re.escape(name)}$")).click()
+
+    def output_text(self):
+        return self.page.locator(".ap-out, .ap-error, .ap-note").all_inner_texts()
+
