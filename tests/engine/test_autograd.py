@@ -620,6 +620,57 @@ def test_view_base_changed_after_saving_result(torch_ref, et):
     assert same(torch_ref, et, fn)[0][0] == "ok"
 
 
+def _augmented_setitem(t):
+    x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x * 1
+    y[0] += 1  # an in-place op on the view y[0], then y[0] = that view
+    y[:, 1] *= 3
+    (y * t.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    return names(y.grad_fn, 3), y, x.grad
+
+
+def _rnn_style_buffer(t):
+    x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    w = t.tensor([5.0, 6.0], requires_grad=True)
+    h = t.zeros(2, 2)
+    h[0] = x[1] * w
+    h[1] = h[0] * 2  # h[0] is not saved (2 needs no grad), so writing h[1] is fine
+    h.sum().backward()
+    return names(h.grad_fn, 3), h, x.grad, w.grad
+
+
+def _fill_loop(t):
+    x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = t.zeros(3)
+    for i in range(3):
+        out[i] = x[i] ** 2
+    out.sum().backward()
+    return x.grad, names(out.grad_fn, 2)
+
+
+def _transposed_view_of_clone(t):
+    x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.clone()
+    y[0, 0] = 0
+    y.t()[0].mul_(5)
+    (y ** 2).sum().backward()
+    return x.grad, y
+
+
+def _view_taken_before_setitem(t):
+    x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x * 1
+    r = y[0]
+    y[0] = 10.0
+    return names(r.grad_fn, 2), r
+
+
+@pytest.mark.parametrize("fn", [_augmented_setitem, _rnn_style_buffer, _fill_loop, _transposed_view_of_clone,
+                                _view_taken_before_setitem], ids=lambda f: f.__name__.strip("_"))
+def test_setitem_patterns(torch_ref, et, fn):
+    assert same(torch_ref, et, fn)[0][0] == "ok"
+
+
 def test_inplace_on_view_gradient_values(et):
     x = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * 1

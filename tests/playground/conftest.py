@@ -8,9 +8,9 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
-# What user code gets as ``torch``: real PyTorch for now (the engine's API is the same);
-# PLAYGROUND_TORCH=engine runs the same tests on the engine.
-TORCH_MODULE_NAME = os.environ.get("PLAYGROUND_TORCH", "torch")
+# What user code gets as ``torch``: the engine, as in the product;
+# PLAYGROUND_TORCH=torch runs the same tests on real PyTorch.
+TORCH_MODULE_NAME = os.environ.get("PLAYGROUND_TORCH", "engine")
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,102 @@
+"""The app object without a browser: widgets set and clicked as a person would, sources read back."""
+import pytest
+
+pn = pytest.importorskip("panel")
+
+from playground.app import Playground  # noqa: E402
+from playground.model import examples, links  # noqa: E402
+from playground.model.session import InProcessSession  # noqa: E402
+
+
+@pytest.fixture
+def app(torch_module):
+    return Playground(session=InProcessSession(torch_module, time_limit=2.0))
+
+
+def _node(app, label):
+    data = app.graph.nodes.data
+    i = data["label"].index(label)
+    return {k: v[i] for k, v in data.items()}
+
+
+def test_starts_with_the_default_example(app):
+    assert app.editor.value == examples.default_example().code
+    labels = app.graph.nodes.data["label"]
+    assert labels[:4] == ["x", "y", "z", "out"]
+    assert {"AddBackward0", "MulBackward0", "MeanBackward0", "AccumulateGrad"} <= set(labels)
+    assert _node(app, "x")["grad"] == "not computed yet"
+    assert app.output_select.value == "out"
+    assert app.toggles.options == ["x"] and app.toggles.value == ["x"]
+    assert app.graph.nodes.name == "graph_nodes" and app.graph.edges.name == "graph_edges"
+    assert len(app.graph.edges.data["start"]) == 9
+
+
+def test_backward_accumulates_and_zero_grad(app):
+    app.run("import torch\nx = torch.ones(2, 2, requires_grad=True)\nout = (x * x * 2).sum()\n")
+    app.retain_box.value = True
+    app.backward_button.clicks += 1
+    assert _node(app, "x")["grad"] == "tensor([[4., 4.],\n        [4., 4.]])"
+    app.backward_button.clicks += 1
+    assert _node(app, "x")["grad"] == "tensor([[8., 8.],\n        [8., 8.]])"
+    assert _node(app, "x")["grad_short"].startswith("∇ [[8., 8.]")
+    app.zero_button.clicks += 1
+    assert _node(app, "x")["grad"] == "tensor([[0., 0.],\n        [0., 0.]])"
+    assert "backward #2" in app.history_pane.object and "zero_grad" in app.history_pane.object
+
+
+def test_second_backward_without_retain_graph(app):
+    app.backward_button.clicks += 1
+    app.backward_button.clicks += 1
+    assert "Trying to backward through the graph a second time" in app.output_pane.object
+    assert "Tick retain_graph" in app.output_pane.object
+    assert _node(app, "x")["grad"].startswith("tensor([[4.5000, 4.5000]")
+    assert any(app.graph.nodes.data["freed"])
+
+
+def test_toggle_edits_the_code(app):
+    app.run("import torch\na = torch.ones(2)\nb = torch.ones(2, requires_grad=True)\nc = (a * b).sum()\n")
+    assert _node(app, "a")["kind"] == "const"
+    app.toggles.value = ["a", "b"]
+    assert "a = torch.ones(2, requires_grad=True)" in app.editor.value
+    assert _node(app, "a")["kind"] == "leaf"
+    app.toggles.value = ["a"]
+    assert "b = torch.ones(2, requires_grad=False)" in app.editor.value or "b = torch.ones(2)" in app.editor.value
+    assert _node(app, "b")["kind"] == "const"
+
+
+def test_errors_keep_the_last_good_graph_and_escape_text(app):
+    before = list(app.graph.nodes.data["label"])
+    app.run("x = (1 +\n")
+    assert "SyntaxError (line 1)" in app.output_pane.object
+    assert app.editor.annotations and app.editor.annotations[0]["row"] == 0
+    assert app.graph.nodes.data["label"] == before
+    app.run("print('<b>bold</b>')\n")
+    assert "&lt;b&gt;bold&lt;/b&gt;" in app.output_pane.object and "<b>bold</b>" not in app.output_pane.object
+
+
+def test_link_state_round_trip(app, torch_module):
+    app.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
+    app.backward_button.clicks += 1
+    state = links.decode(links.encode(app.link_state()))
+    assert state["actions"] == [{"op": "backward", "output": "loss", "gradient": None, "retain_graph": False,
+                                 "create_graph": False}]
+    other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    other.restore(state)
+    assert other.editor.value == app.editor.value
+    assert _node(other, "w")["grad"] == "tensor([2., 2., 2.])"
+
+
+def test_examples_all_load_and_backward(app):
+    for ex in examples.EXAMPLES:
+        app.example_select.value = ex.key
+        assert app.editor.value == ex.code, ex.key
+        assert app.snapshot["ok"], (ex.key, app.snapshot["error"])
+        app.backward_button.clicks += 1
+        assert app.snapshot["ok"], (ex.key, app.snapshot["error"])
+        assert app.snapshot["backward_count"] >= 1, ex.key
+
+
+def test_language_switch_shows_chinese_explanation(app):
+    app.language_toggle.value = "zh"
+    assert examples.default_example().explain("zh")[:10] in app.explain_pane.object
+    assert "第一个计算图" in app.example_select.options
