@@ -577,8 +577,16 @@ def render_page(app: Path) -> str:
 
 
 def _render_page_child(app: str, out: str) -> None:
-    import jinja2
+    import random
+    import uuid
+
+    # Element and document ids come from uuid4: seed them so the same app gives the same page
+    # (and the same service-worker version: visitors re-download only after a real change).
+    rng = random.Random(0)
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)
+
     import bokeh
+    import jinja2
     import panel
     from panel.io import convert
 
@@ -730,7 +738,7 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         prelude = (STATIC / "prelude.py").read_text()
         env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn",
                "PLAYGROUND_LAZY_IMPORTS": ",".join(LAZY_IMPORTS)}
-        app_spec = {"source": app.read_text(encoding="utf-8"), "filename": app.name}
+        app_spec = {"source": app.read_text(encoding="utf-8"), "filename": app_filename(app, wheels)}
         # Compiled packages go through Pyodide's loadPackage; pure-Python wheels are unzipped by
         # the worker itself while the runtime boots (see static/worker.js).
         pure = [{"file_name": lock["packages"][w.name]["file_name"], "sha256": lock["packages"][w.name]["sha256"]}
@@ -756,8 +764,10 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
                        *(PYODIDE_DIR + n for n in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
                                                    "python_stdlib.zip", "pyodide-lock.json")),
                        *(PYODIDE_DIR + lock["packages"][n]["file_name"] for n in packages)]
-        version = hashlib.sha256()
-        for f in sorted(p for p in staging.rglob("*") if p.is_file()):
+        # The page embeds Python object ids (Panel's tags), different at every build: hash what
+        # it is made from instead, so an unchanged app keeps its cache on visitors' machines.
+        version = hashlib.sha256(app_spec["source"].encode() + Path(__file__).read_bytes())
+        for f in sorted(p for p in staging.rglob("*") if p.is_file() and p.name != "index.html"):
             version.update(str(f.relative_to(staging)).encode() + sha256_file(f).encode())
         version = version.hexdigest()[:16]
         sw = ((STATIC / "sw.js").read_text()
@@ -777,6 +787,19 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         staging.rename(out)
     print_report(report, out)
     return report
+
+
+def app_filename(app: Path, wheels: list[Wheel]) -> str:
+    """Where the app's code lives inside Pyodide: its place in the project wheel when it is part
+    of it (so ``__file__``-relative paths work), else the home folder."""
+    try:
+        rel = app.relative_to(ROOT).as_posix()
+    except ValueError:
+        rel = None
+    for w in wheels:
+        if rel and (rel in w.files or rel[:-3] + ".pyc" in w.files):
+            return f"{SITE_PACKAGES}/{rel}"
+    return f"/home/pyodide/{app.name}"
 
 
 def prepare_wheels(pypi: dict[str, Path], project: Path, core_dir: Path, tmp: Path) -> list[Wheel]:

@@ -1149,6 +1149,12 @@ def matmul(a, b):
         return _unsafe_view(mv(folded, t2), s1[:-1])
     # Broadcast the batch dims, flatten them into one, bmm, restore.
     sa, sb = a._data.shape, b._data.shape
+    if da == 3 and db == 3 and sa[0] != sb[0]:
+        # A batch of one that requires grad is squeezed, so the fold above applies (no expanded grad).
+        if sa[0] == 1 and a._requires_grad:
+            return matmul(squeeze(a, 0), b)
+        if sb[0] == 1 and b._requires_grad:
+            return matmul(a, squeeze(b, 0))
     n = sa[-2] if da > 1 else 1
     m1, m2 = sa[-1], (sb[-2] if db > 1 else sb[0])
     p = sb[-1] if db > 1 else 1
@@ -1223,7 +1229,7 @@ def _should_fold(a, b):
     if t1.size == 0:
         return True
     st = [s // t1.itemsize for s in t1.strides]
-    return builtins.all(st[i] == st[i + 1] * t1.shape[i + 1] for i in range(t1.ndim - 1))
+    return builtins.all(st[i] == st[i + 1] * t1.shape[i + 1] for i in range(t1.ndim - 2))
 
 
 # ----- Shape and view ops -----

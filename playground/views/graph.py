@@ -1,5 +1,5 @@
 """The live computation-graph view: one Bokeh figure, updated by assigning ``source.data``."""
-from bokeh.models import (Arrow, ColumnDataSource, CustomJS, DataRange1d, HoverTool, NormalHead, PanTool, ResetTool, TapTool,
+from bokeh.models import (Arrow, ColumnDataSource, CustomJS, Range1d, HoverTool, NormalHead, PanTool, ResetTool, TapTool,
                           WheelZoomTool)
 from bokeh.plotting import figure
 
@@ -14,16 +14,18 @@ STYLE = {
     "const": ("#f8fafc", "#cbd5e1", "#64748b"),
     "detached": ("#ffedd5", "#f97316", "#7c2d12"),
 }
-NODE_W, NODE_H = 2.6, 0.8
+NODE_W, NODE_H = 2.8, 0.8
 SCALE_X, SCALE_Y = 3.4, 1.25  # layout units (one layer, one row) to figure units
-# Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width.
+# Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
+# (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide).
+FONT_PER_BOX_PX = 0.14
 _FONT_JS = """
 const span = Math.max(xr.end - xr.start, 1e-9);
 const ppu = Math.max(fig.inner_width || 600, 100) / span;
-const size = Math.min(12, 0.34 * ppu * %s);
+const size = Math.min(12, %s * ppu * %s);
 text.glyph.text_font_size = (size < 5 ? 0 : size).toFixed(1) + 'px';
 grad.glyph.text_font_size = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
-""" % NODE_W
+""" % (FONT_PER_BOX_PX, NODE_W)
 KIND_NAMES = {
     "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
     "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
@@ -44,16 +46,48 @@ NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "val
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
 
 
-def node_data(nodes):
+BAND_LAYERS = 12  # a graph deeper than this wraps into bands, so it fits a screen
+
+
+def positions(nodes):
+    """Figure coordinates per node id. Long graphs wrap into bands that snake left-right-left, so
+    consecutive bands meet at the same side and the whole graph keeps a readable aspect."""
+    layers = sorted({n["x"] for n in nodes})
+    if len(layers) <= BAND_LAYERS + 4:
+        return {n["id"]: (n["x"] * SCALE_X, -n["y"] * SCALE_Y) for n in nodes}
+    rank = {x: i for i, x in enumerate(layers)}
+    rows = {}
+    for n in nodes:
+        band = rank[n["x"]] // BAND_LAYERS
+        lo, hi = rows.get(band, (n["y"], n["y"]))
+        rows[band] = (min(lo, n["y"]), max(hi, n["y"]))
+    offset, top = {}, 0.0
+    for band in sorted(rows):
+        lo, hi = rows[band]
+        offset[band] = top - lo
+        top += hi - lo + 1.6
+    out = {}
+    for n in nodes:
+        r = rank[n["x"]]
+        band, col = divmod(r, BAND_LAYERS)
+        if band % 2:
+            col = BAND_LAYERS - 1 - col
+        out[n["id"]] = (col * SCALE_X, -(n["y"] + offset[band]) * SCALE_Y)
+    return out
+
+
+def node_data(nodes, pos=None):
     """Columns for ``graph_nodes`` from the model's plain node dicts."""
+    pos = pos or positions(nodes)
     cols = {k: [] for k in NODE_COLUMNS}
     for n in nodes:
         kind = n["kind"]
         fill, line, text = STYLE.get(kind, STYLE["function"])
         freed = bool(n.get("freed"))
         cols["index"].append(n["id"])
-        cols["x"].append(n["x"] * SCALE_X)
-        cols["y"].append(-n["y"] * SCALE_Y)
+        x, y = pos[n["id"]]
+        cols["x"].append(x)
+        cols["y"].append(y)
         cols["label"].append(n["label"])
         cols["caption"].append(_caption(n))
         cols["kind"].append(kind)
@@ -90,8 +124,8 @@ def grad_short(n, limit=30):
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def edge_data(nodes, edges):
-    pos = {n["id"]: (n["x"] * SCALE_X, -n["y"] * SCALE_Y) for n in nodes}
+def edge_data(nodes, edges, pos=None):
+    pos = pos or positions(nodes)
     freed = {n["id"] for n in nodes if n.get("freed")}
     cols = {k: [] for k in EDGE_COLUMNS}
     for e in edges:
@@ -105,10 +139,16 @@ def edge_data(nodes, edges):
         # Edges run with the data, from an input (left) to what consumes it (right).
         cols["start"].append(a)
         cols["end"].append(b)
-        cols["x0"].append(xa + NODE_W / 2 if xb > xa else xa)
-        cols["y0"].append(ya if xb > xa else ya - NODE_H / 2)
-        cols["x1"].append(xb - NODE_W / 2 if xb > xa else xb)
-        cols["y1"].append(yb if xb > xa else yb + NODE_H / 2)
+        if xb != xa:  # leave and enter boxes by the sides facing each other
+            side = NODE_W / 2 if xb > xa else -NODE_W / 2
+            x0, y0, x1, y1 = xa + side, ya, xb - side, yb
+        else:  # same column (a band turning): top and bottom
+            side = NODE_H / 2 if yb < ya else -NODE_H / 2
+            x0, y0, x1, y1 = xa, ya - side, xb, yb + side
+        cols["x0"].append(x0)
+        cols["y0"].append(y0)
+        cols["x1"].append(x1)
+        cols["y1"].append(y1)
         cols["alpha"].append(0.3 if (a in freed or b in freed) else 0.9)
     return cols
 
@@ -121,10 +161,9 @@ class GraphView:
         self.edges = ColumnDataSource({k: [] for k in EDGE_COLUMNS}, name="graph_edges")
         wheel = WheelZoomTool()
         fig = figure(
-            name="graph_figure", height=height, sizing_mode="stretch_width", match_aspect=True,
+            name="graph_figure", height=height, sizing_mode="stretch_width",
             tools=[PanTool(), wheel, ResetTool(), TapTool()], active_scroll=wheel, toolbar_location="above",
-            x_range=DataRange1d(range_padding=0.06), y_range=DataRange1d(range_padding=0.12),
-            outline_line_color=None,
+            x_range=Range1d(-2, 10), y_range=Range1d(-3, 3), outline_line_color=None,
         )
         fig.axis.visible = False
         fig.grid.visible = False
@@ -150,17 +189,37 @@ class GraphView:
         fig.x_range.js_on_change("start", fit)
         fig.x_range.js_on_change("end", fit)
         self.figure = fig
+        self.height = height
 
     def update(self, graph):
         nodes, edges = graph.get("nodes", []), graph.get("edges", [])
-        self.nodes.data = node_data(nodes)
-        self.edges.data = edge_data(nodes, edges)
-        self._fit(nodes)
+        pos = positions(nodes)
+        self.nodes.data = node_data(nodes, pos)
+        self.edges.data = edge_data(nodes, edges, pos)
+        self._frame(nodes, pos)
 
-    def _fit(self, nodes):
-        # A first guess before the browser measures (the JS callback then refines it).
-        xs = [n["x"] for n in nodes] or [0]
-        span = (max(xs) - min(xs)) * SCALE_X + NODE_W * 1.5
-        size = min(12.0, 0.34 * 620 / span * NODE_W)
+    def _frame(self, nodes, pos, width_px=640):
+        """Fit the whole graph with boxes kept in proportion (for a plot about ``width_px`` wide);
+        a big graph opens on its output end at a readable zoom, and Reset shows it whole.
+        Label size then follows the zoom in the browser (see _FONT_JS)."""
+        fig, height_px = self.figure, self.height - 40
+        xs = [p[0] for p in pos.values()] or [0.0]
+        ys = [p[1] for p in pos.values()] or [0.0]
+        x0, x1 = min(xs) - NODE_W, max(xs) + NODE_W
+        y0, y1 = min(ys) - NODE_H * 1.5, max(ys) + NODE_H * 1.5
+        unit = max((x1 - x0) / width_px, (y1 - y0) / height_px)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        full = (cx - unit * width_px / 2, cx + unit * width_px / 2, cy - unit * height_px / 2, cy + unit * height_px / 2)
+        view = full
+        readable = FONT_PER_BOX_PX * NODE_W / unit
+        if readable < 6.5 and nodes:
+            out = next((n for n in nodes if n["kind"] == "output"), nodes[-1])
+            ox, oy = pos[out["id"]]
+            unit = FONT_PER_BOX_PX * NODE_W / 10.0
+            w, h = unit * width_px, unit * height_px
+            view = (ox - w * 0.8, ox + w * 0.2, oy - h / 2, oy + h / 2)
+        fig.x_range.update(start=view[0], end=view[1], reset_start=full[0], reset_end=full[1])
+        fig.y_range.update(start=view[2], end=view[3], reset_start=full[2], reset_end=full[3])
+        size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)
         self.text.glyph.text_font_size = f"{size if size >= 5 else 0:.1f}px"
         self.grad_text.glyph.text_font_size = f"{size * 0.9 if size >= 6 else 0:.1f}px"

@@ -241,6 +241,11 @@ case("matmul_3d_2d_nograd_rhs", lambda torch, a, b: a @ b, ((2, 3, 4), (4, 5)), 
 case("matmul_2d_3d_nograd_lhs", lambda torch, a, b: a @ b, ((3, 4), (2, 4, 5)), requires_grad=(False, True))
 case("matmul_1d_4d", lambda torch, a, b: a @ b, ((4,), (2, 2, 4, 3)))
 case("matmul_4d_1d", lambda torch, a, b: a @ b, ((2, 2, 3, 4), (4,)), requires_grad=(True, False))
+case("matmul_3d_3d_batch_of_one_lhs", lambda torch, a, b: a @ b, ((1, 2, 3), (2, 3, 4)))
+case("matmul_3d_3d_batch_of_one_rhs", lambda torch, a, b: a @ b, ((2, 2, 3), (1, 3, 4)))
+case("matmul_3d_3d_batch_of_one_no_grad", lambda torch, a, b: a @ b, ((1, 2, 3), (2, 3, 4)),
+     requires_grad=(False, True))
+case("matmul_4d_3d_batch_of_ones", lambda torch, a, b: a @ b, ((1, 1, 2, 3), (2, 3, 4)))
 case("mm", lambda torch, a, b: torch.mm(a, b), ((2, 3), (3, 4)))
 case("mv", lambda torch, a, b: torch.mv(a, b), ((2, 3), (3,)))
 case("dot", lambda torch, a, b: torch.dot(a, b), ((5,), (5,)))

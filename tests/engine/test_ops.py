@@ -187,18 +187,21 @@ SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_HYPOTHESIS_EXAMPLES"
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def _compare_with_torch(torch_ref, fn, arrays, rtol=1e-5, atol=1e-5):
-    ours_in = [engine.tensor(a, requires_grad=True) for a in arrays]
-    ref_in = [torch_ref.tensor(a, requires_grad=True) for a in arrays]
+def _compare_with_torch(torch_ref, fn, arrays, rtol=1e-5, atol=1e-5, flags=None):
+    flags = flags or [True] * len(arrays)
+    ours_in = [engine.tensor(a, requires_grad=f) for a, f in zip(arrays, flags)]
+    ref_in = [torch_ref.tensor(a, requires_grad=f) for a, f in zip(arrays, flags)]
     o, r = fn(engine, *ours_in), fn(torch_ref, *ref_in)
     assert tuple(o.shape) == tuple(r.shape)
-    assert type(o.grad_fn).__name__ == type(r.grad_fn).__name__
+    assert graph_structure(o.grad_fn, ours_in) == graph_structure(r.grad_fn, ref_in)
     assert_close(o.detach().numpy(), r.detach().numpy(), rtol, atol, "values")
     u = np.random.default_rng(0).standard_normal(tuple(r.shape)).astype(np.float32)
     o.backward(engine.tensor(u))
     r.backward(torch_ref.tensor(u))
     for a, b in zip(ours_in, ref_in):
-        assert_close(a.grad.numpy(), b.grad.numpy(), rtol, atol, "grads")
+        assert (a.grad is None) == (b.grad is None)
+        if b.grad is not None:
+            assert_close(a.grad.numpy(), b.grad.numpy(), rtol, atol, "grads")
 
 
 def _arrays(shapes, seed, lo=-2.0, hi=2.0):
@@ -269,9 +272,21 @@ def _matmul_shapes(draw):
 
 @pytest.mark.torch
 @SETTINGS
-@given(shapes=_matmul_shapes(), seed=st.integers(0, 2**16))
-def test_hypothesis_matmul_shapes(torch_ref, shapes, seed):
-    _compare_with_torch(torch_ref, lambda torch, a, b: a @ b, _arrays(shapes, seed), rtol=1e-4, atol=1e-5)
+@given(shapes=_matmul_shapes(), seed=st.integers(0, 2**16),
+       flags=st.sampled_from([(True, True), (True, False), (False, True)]), transpose_a=st.booleans())
+def test_hypothesis_matmul_shapes(torch_ref, shapes, seed, flags, transpose_a):
+    """Every matmul form, with either operand requiring grad and a possibly non-contiguous lhs:
+    values, grads and the whole graph (the folding decisions depend on all three)."""
+    arrays = _arrays(shapes, seed)
+    if transpose_a and arrays[0].ndim >= 2:
+        arrays[0] = np.ascontiguousarray(np.swapaxes(arrays[0], -1, -2))
+
+        def fn(torch, a, b):
+            return a.transpose(-1, -2) @ b
+    else:
+        def fn(torch, a, b):
+            return a @ b
+    _compare_with_torch(torch_ref, fn, arrays, rtol=1e-4, atol=1e-5, flags=list(flags))
 
 
 @SETTINGS
