@@ -11,6 +11,7 @@ _FREED = (
 
 _handle_ids = itertools.count()
 _sequence = itertools.count()
+_ACCUMULATE_FIRST = float("inf")  # AccumulateGrad's _seq: the backward walk runs a ready one at once
 
 
 class RemovableHandle:
@@ -120,7 +121,9 @@ class AccumulateGrad(Node):
     __module__ = "builtins"  # ``type(fn)`` prints as "<class 'AccumulateGrad'>", as in PyTorch
 
     def __init__(self, variable):
-        super().__init__()
+        self.next_functions = ()
+        self._saved = None
+        self._seq = _ACCUMULATE_FIRST
         self.variable = variable
 
     def name(self):

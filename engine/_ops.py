@@ -7,6 +7,7 @@ a stand-in with only ``shape`` and ``dtype``. Broadcasting is undone once, by th
 (``sum_to``), never inside a rule.
 """
 import builtins
+import functools
 import math
 import warnings
 
@@ -34,6 +35,21 @@ def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
 
 
 # ----- Helpers: coercion, dims, broadcasting -----
+
+# NumPy's floating-point warnings off around a kernel (1/0 is inf and 0/0 nan, silently, as in
+# PyTorch). ``np.errstate`` costs more than a small kernel, so on NumPy 2 the context variable it
+# sets is set directly; ``_quiet_off(_quiet_on())`` restores the caller's state either way.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    _quiet_on = functools.partial(_extobj_contextvar.set, _make_extobj(all="ignore"))
+    _quiet_off = _extobj_contextvar.reset
+except (ImportError, TypeError):  # NumPy 1.x
+    _quiet_on = functools.partial(np.seterr, all="ignore")
+
+    def _quiet_off(old):
+        np.seterr(**old)
+
 
 def as_tensor_arg(x):
     """Tensors pass through, Python and NumPy scalars stay scalars, anything else becomes a tensor."""
@@ -99,8 +115,11 @@ def _result_np_dtype(a, b):
     if isinstance(a, Tensor):
         da = a._data.dtype
         if isinstance(b, Tensor):
-            if b._data.dtype == da:
+            db = b._data.dtype
+            if db == da or db.kind == "b" and da.kind == "f":
                 return da
+            if da.kind == "b" and db.kind == "f":
+                return db
         elif isinstance(b, float) and da.kind == "f" or isinstance(b, int) and not isinstance(b, bool) and da.kind in "fiu":
             return da
     return _dtypes.result_type(a, b).np
@@ -113,10 +132,13 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         tb = type(b)
         if tb is Tensor:
             xb = b._data
-            if xa.dtype == xb.dtype and (xa.dtype.kind == "f" or not true_div):
-                return _binary_run(op, fwd, a, b, xa, xb, attrs)
-        elif (tb is float or tb is int) and xa.dtype.kind == "f":
-            return _binary_run(op, fwd, a, b, xa, b, attrs)
+            fast = xa.dtype == xb.dtype and (xa.dtype.kind == "f" or not true_div)
+        else:
+            xb = b
+            fast = (tb is float or tb is int) and xa.dtype.kind == "f"
+        if fast:
+            out = _binary_run(fwd, xa, xb, attrs)
+            return record(op, (a, b), out, attrs) if _grad_mode._enabled else _wrap(out)
     a, b = as_tensor_arg(a), as_tensor_arg(b)
     dt = _result_np_dtype(a, b)
     if true_div and dt.kind != "f":
@@ -128,21 +150,21 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         xb = xb.astype(dt)
     elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
         xb = dt.type(b)
-    out = _binary_run(op, fwd, a, b, xa, xb, attrs, record_it=False)
+    out = _binary_run(fwd, xa, xb, attrs)
     if out.dtype != dt:
         out = out.astype(dt)
     return record(op, (a, b), out, attrs)
 
 
-def _binary_run(op, fwd, a, b, xa, xb, attrs, record_it=True):
+def _binary_run(fwd, xa, xb, attrs):
+    quiet = _quiet_on()
     try:
-        with np.errstate(all="ignore"):  # 1/0 is inf and 0/0 nan, silently, as in PyTorch
-            out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
+        out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
     except ValueError:
         raise _broadcast_error(np.shape(xa), np.shape(xb)) from None
-    if type(out) is not np.ndarray:
-        out = np.asarray(out)
-    return record(op, (a, b), out, attrs) if record_it else out
+    finally:
+        _quiet_off(quiet)
+    return out if type(out) is np.ndarray else np.asarray(out)
 
 
 def _unary_float(op, fwd, x, attrs=None):
@@ -214,7 +236,7 @@ def _tie_mask(a, b, cmp):
 
 
 def add(a, b, *, alpha=1):
-    return _binary(ADD, (lambda x, y: x + y) if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
+    return _binary(ADD, np.add if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
                    a, b, None if alpha == 1 else {"alpha": alpha})
 
 
@@ -224,11 +246,12 @@ def _is_bool(x):
 
 def _sub_check(a, b):
     # A Python bool counts as a bool tensor, as PyTorch wraps it into one.
-    if _is_bool(a) and _is_bool(b):
+    bool_a, bool_b = _is_bool(a), _is_bool(b)
+    if bool_a and bool_b:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
         )
-    if _is_bool(a) or _is_bool(b):
+    if bool_a or bool_b:
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
             "use the `~` or `logical_not()` operator instead."
@@ -237,7 +260,7 @@ def _sub_check(a, b):
 
 def sub(a, b, *, alpha=1):
     _sub_check(a, b)
-    return _binary(SUB, (lambda x, y: x - y) if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
+    return _binary(SUB, np.subtract if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
                    a, b, None if alpha == 1 else {"alpha": alpha})
 
 
@@ -247,7 +270,8 @@ def rsub(a, other, *, alpha=1):
         return sub(other, a, alpha=alpha)
     _sub_check(a, other)
     dt = _result_np_dtype(a, other)
-    out = np.asarray(other - alpha * a._data.astype(dt, copy=False)).astype(dt, copy=False)
+    x = a._data.astype(dt, copy=False)
+    out = np.asarray(other - (x if alpha == 1 else alpha * x)).astype(dt, copy=False)
     return record(RSUB, (a,), out, {"other": other, "alpha": alpha})
 
 
@@ -315,13 +339,18 @@ def pow(a, exponent):
         data = a._data if a._data.dtype == dt else a._data.astype(dt)
         if dt.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(all="ignore"):  # (-1) ** 0.5 is nan and 0 ** -1 inf, silently, as in PyTorch
+        quiet = _quiet_on()  # (-1) ** 0.5 is nan and 0 ** -1 inf, silently, as in PyTorch
+        try:
             if exponent == 2:
                 out = data * data
+            elif exponent == 1:
+                out = data.copy()
             elif exponent == 0.5 and dt.kind == "f":
                 out = np.sqrt(data)
             else:
                 out = np.power(data, exponent)
+        finally:
+            _quiet_off(quiet)
         return record(POW, (a,), np.asarray(out, dtype=dt), {"exponent": exponent})
     if is_scalar(a):
         b = as_tensor_arg(exponent)
@@ -391,10 +420,17 @@ def _unary(name, node, fwd, vjp, saves=()):
     op = defop(node, vjp, saves=saves)
 
     def f(x):
-        x = as_tensor_arg(x)
-        with np.errstate(all="ignore"):  # log(0) is -inf and sqrt(-1) nan, silently, as in PyTorch
-            out = fwd(_float_data(x))
-        return record(op, (x,), out)
+        if type(x) is not Tensor:
+            x = as_tensor_arg(x)
+        d = x._data
+        quiet = _quiet_on()  # log(0) is -inf and sqrt(-1) nan, silently, as in PyTorch
+        try:
+            out = fwd(d if d.dtype.kind == "f" else _float_data(x))
+        finally:
+            _quiet_off(quiet)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        return record(op, (x,), out) if _grad_mode._enabled else _wrap(out)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``{name}``; its backward node is ``{node}``."
@@ -422,13 +458,12 @@ _unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: n
 
 
 def _sigmoid(d):
-    # Split by sign so that exp never overflows for large |x|.
-    out = np.empty_like(d)
-    pos = d >= 0
-    out[pos] = 1 / (1 + np.exp(-d[pos]))
-    e = np.exp(d[~pos])
-    out[~pos] = e / (1 + e)
-    return out
+    quiet = _quiet_on()  # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
+    try:
+        x = d if d.dtype.itemsize >= 4 else d.astype(np.float32)  # half: in float, as PyTorch computes it
+        return np.asarray(1 / (1 + np.exp(-x)), dtype=d.dtype)
+    finally:
+        _quiet_off(quiet)
 
 
 NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
@@ -565,7 +600,8 @@ def round(x, *, decimals=0):
 
 
 def sign(x):
-    return record(SIGN, (x,), np.sign(x._data))
+    d = x._data
+    return record(SIGN, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
 
 
 def isnan(x):
@@ -667,8 +703,8 @@ def _expand_back(g, shape, dims, keepdim):
 
 def _n_reduced(shape, dims):
     if dims is None:
-        return int(np.prod(shape))
-    return int(np.prod([shape[d] for d in dims]))
+        return int(math.prod(shape))
+    return int(math.prod([shape[d] for d in dims]))
 
 
 SUM = defop("SumBackward0", lambda g, ans, x: expand(g, x.shape))
@@ -723,7 +759,7 @@ def _prod_of_others(x, dims):
     keep = tuple(a for a in range(nd) if a not in dims)
     order = keep + tuple(dims)
     shape = x._data.shape
-    n = int(np.prod([shape[a] for a in dims]))
+    n = int(math.prod([shape[a] for a in dims]))
     xs = reshape(permute(x, order), tuple(shape[a] for a in keep) + (n,))
     if _grad_mode._enabled:
         # Differentiable (create_graph=True): row i of an n x n stack holds the group with x_i set to 1.
@@ -787,11 +823,17 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
     elif d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
-    with np.errstate(all="ignore"):  # inf + -inf is nan, silently, as in PyTorch
+    quiet = _quiet_on()  # inf + -inf is nan, silently, as in PyTorch
+    try:
         if dim is None:
-            return record(SUM, (x,), np.asarray(d.sum(), dtype=d.dtype))
-        dims = norm_dims(dim, d.ndim)
-        out = d.sum(axis=dims, keepdims=keepdim)
+            out = np.asarray(np.add.reduce(d, axis=None), dtype=d.dtype)
+        else:
+            dims = norm_dims(dim, d.ndim)
+            out = np.add.reduce(d, axis=dims, keepdims=keepdim)
+    finally:
+        _quiet_off(quiet)
+    if dim is None:
+        return record(SUM, (x,), out)
     return record(SUM_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
 
 
@@ -1142,7 +1184,7 @@ def matmul(a, b):
         t1 = transpose(b, -2, -1) if tr else a
         t2 = (t(a) if da == 2 else a) if tr else b
         s1 = t1._data.shape
-        folded = reshape(t1, (int(np.prod(s1[:-1])), s1[-1]))
+        folded = reshape(t1, (int(math.prod(s1[:-1])), s1[-1]))
         if t2._data.ndim == 2:
             out = _unsafe_view(mm(folded, t2), s1[:-1] + (t2._data.shape[1],))
             return contiguous(transpose(out, -2, -1)) if tr else out
@@ -1162,7 +1204,7 @@ def matmul(a, b):
         batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
     except ValueError:
         raise _broadcast_error(sa[:-2], sb[:-2]) from None
-    nb = int(np.prod(batch))
+    nb = int(math.prod(batch))
     a3 = reshape(expand(a, batch + (n, m1)), (nb, n, m1))
     if db == 1:
         b3 = unsqueeze(reshape(expand(b, batch + (m2,)), (nb, m2)), 2)
@@ -1239,6 +1281,8 @@ def _view_of(out, x):
     out._base = x if x._base is None else x._base
     if _grad_mode._enabled:
         out._view_version = x._vc[0]  # a differentiable view: see refresh_view and copy_slices
+    else:
+        out._no_grad_view = True
     return out
 
 
@@ -1365,7 +1409,7 @@ def _infer_shape(shape, n):
         if rest == 0 or n % rest:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
         shape[shape.index(-1)] = n // rest
-    elif int(np.prod(shape)) != n:
+    elif int(math.prod(shape)) != n:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
     return tuple(shape)
 
@@ -1424,7 +1468,7 @@ def flatten(x, start_dim=0, end_dim=-1):
     a, b = start_dim % len(s), end_dim % len(s)
     if a == b:
         return x
-    return reshape(x, s[:a] + (int(np.prod(s[a:b + 1])),) + s[b + 1:])
+    return reshape(x, s[:a] + (int(math.prod(s[a:b + 1])),) + s[b + 1:])
 
 
 def unflatten(x, dim, sizes):
@@ -1493,7 +1537,7 @@ def expand(x, *sizes):
             raise RuntimeError(
                 f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({d.shape[i]}) at "
                 f"non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(d.shape)}")
-    check_size(int(np.prod(shape)))
+    check_size(int(math.prod(shape)))
     return _view_of(record(EXPAND, (x,), np.broadcast_to(d, shape), {"shape": shape}), x)
 
 
@@ -1507,7 +1551,7 @@ def repeat(x, *repeats):
     if len(repeats) < d.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
-    check_size(int(np.prod(repeats)) * d.size)
+    check_size(int(math.prod(repeats)) * d.size)
     return record(REPEAT, (x,), np.tile(d, repeats), {"repeats": repeats})
 
 
@@ -1723,6 +1767,68 @@ def _scatter_add_zeros(g, shape, dim, index):
     return record(SCATTER_ADD_ZEROS, (g,), out, {"shape": shape, "dim": dim, "index": index})
 
 
+def _setitem_value(v, target, basic):
+    """The value as PyTorch's setitem passes it on: leading 1s viewed away when the shapes differ,
+    then expanded for a copy (so a broadcast value shows ViewBackward0 / ExpandBackward0)."""
+    shape = v._data.shape
+    stripped = shape[next((k for k, s in enumerate(shape) if s != 1), len(shape)):]
+    if not basic:  # index_put_ takes the value with its leading 1s viewed away
+        v = view(v, stripped) if stripped != shape else v
+        if not _broadcastable(v._data.shape, target) or np.broadcast_shapes(v._data.shape, target) != target:
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(v._data.shape)} cannot be broadcast to indexing "
+                               f"result of shape {list(target)}")
+        return v
+    if shape == target:
+        return v
+    v = view(v, stripped)
+    return expand(v, target) if v._data.shape != target else v
+
+
+def _broadcastable(a, b):
+    try:
+        np.broadcast_shapes(a, b)
+    except ValueError:
+        return False
+    return True
+
+
+def _indexed_shape(x, items):
+    """The shape ``x[items]`` has, and the IndexError for an out-of-range tensor index, which PyTorch
+    reports only after checking the value's shape."""
+    try:
+        return x._data[items].shape, None
+    except IndexError as e:
+        error = IndexError(str(e).replace("axis", "dimension"))
+    safe = tuple(np.zeros_like(i) if isinstance(i, np.ndarray) and i.dtype != np.bool_ else i for i in items)
+    try:
+        return x._data[safe].shape, error
+    except IndexError:
+        raise error from None
+
+
+def _split_advanced(items, ndim):
+    """PyTorch's applySlicing: ints, slices, None and ``...`` make a view first, then the tensor indices
+    address that view's dims. None when a bool index spans other than one dim (NumPy then does it all)."""
+    if builtins.any(isinstance(i, np.ndarray) and i.dtype == np.bool_ and i.ndim != 1 for i in items):
+        return None
+    consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis)
+    basic, rest, dim = [], {}, 0
+    for i in items:
+        if i is Ellipsis:
+            basic.append(i)
+            dim += ndim - consumed
+        elif isinstance(i, int):
+            basic.append(i)
+        elif i is None or isinstance(i, slice):
+            basic.append(i)
+            dim += 1
+        else:
+            basic.append(slice(None))
+            rest[dim] = i
+            dim += 1
+    return tuple(basic), tuple(rest.get(d, slice(None)) for d in range(builtins.max(rest) + 1))
+
+
 def setitem(x, index, value):
     """``x[index] = value``: in place, recorded as ``CopySlices`` (or ``IndexPutBackward0`` for
     tensor indices) when gradients flow, like PyTorch."""
@@ -1733,9 +1839,20 @@ def setitem(x, index, value):
         view = builtins.any(i is None or isinstance(i, (int, slice)) and i != slice(None) for i in items)
         raise RuntimeError(_VIEW_LEAF_INPLACE if view and not trivial else _LEAF_INPLACE)
     x._check_inplace()
+    if not _is_basic(items):
+        split = _split_advanced(items, x._data.ndim)
+        if split is not None and builtins.any(
+                i is None or isinstance(i, int) or isinstance(i, slice) and i != slice(None) for i in split[0]):
+            setitem(getitem(x, split[0]), split[1], value)  # index_put_ on a view: CopySlices on x
+            return x
     v = as_tensor_arg(value)
+    target, index_error = (x._data.shape, None) if trivial else _indexed_shape(x, items)
+    if isinstance(v, Tensor) and v._data.ndim:
+        v = _setitem_value(v, target, _is_basic(items))
+    if index_error is not None:
+        raise index_error
     vdata = _np_of(v)
-    if trivial and isinstance(v, Tensor) and v._data.shape == x._data.shape:
+    if trivial and isinstance(v, Tensor) and v._data.ndim:
         return x.copy_(v)
     if _grad_mode._enabled and (x._requires_grad or isinstance(v, Tensor) and v._requires_grad):
         if trivial and (not isinstance(v, Tensor) or v._data.ndim == 0):
@@ -1921,7 +2038,7 @@ def _reduce(loss, reduction):
 def _reduce_grad(g, shape, reduction):
     if reduction == "none":
         return g
-    n = int(np.prod(shape)) if reduction == "mean" else 1
+    n = int(math.prod(shape)) if reduction == "mean" else 1
     return expand(g / n if n != 1 else g, shape)
 
 

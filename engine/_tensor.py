@@ -6,7 +6,7 @@ import weakref
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._graph import AccumulateGrad, _HookDict, add_hook, freed_error
+from ._graph import AccumulateGrad, _HookDict, _sequence, add_hook, freed_error
 
 _NONLEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -21,6 +21,12 @@ _SCALAR_OF_REQUIRES_GRAD = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using "
     "tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
     "python_variable_methods.cpp:822.)"
+)
+_NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked)."
 )
 _VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 _MULTI_OUTPUT_VIEW = (
@@ -177,6 +183,10 @@ def _wrap(data, requires_grad=False):
     return t
 
 
+_NO_EDGE = (None, 0)  # next_functions entry of an input that does not require grad
+_new_node = object.__new__
+
+
 def _as_array(x):
     return x if type(x) is np.ndarray else np.asarray(x)
 
@@ -196,38 +206,35 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     if type(result) is tuple:
         outs = tuple(_wrap(_as_array(r)) for r in result)
     else:
-        outs = _wrap(_as_array(result))
+        outs = _wrap(result if type(result) is np.ndarray else np.asarray(result))
     if not _grad_mode._enabled:
         return outs
+    edges = []
+    metas = []
+    needed = False
     for t in inputs:
         if isinstance(t, Tensor):
             if t._view_version is not None and t._view_version != t._vc[0]:
                 _refresh_view(t)
+            d = t._data
+            metas.append((d.shape, d.dtype))
             if t._requires_grad:
-                break
-    else:
+                needed = True
+                fn = t._grad_fn
+                edges.append((fn, t._output_nr) if fn is not None else (t._grad_accumulator(), 0))
+            else:
+                edges.append(_NO_EDGE)
+        else:
+            metas.append(None)
+            edges.append(_NO_EDGE)
+    if not needed:
         return outs
-    node = op.node_cls()
+    node = _new_node(op.node_cls)  # Node.__init__ inlined: this runs once per recorded op
+    node._seq = next(_sequence)
     node._op = op
     node._attrs = attrs
     if n_outputs != 1:
         node._n_outputs = n_outputs
-    edges = []
-    metas = []
-    for t in inputs:
-        if isinstance(t, Tensor):
-            if t._view_version is not None and t._view_version != t._vc[0]:
-                _refresh_view(t)
-            metas.append((t._data.shape, t._data.dtype))
-            if not t._requires_grad:
-                edges.append((None, 0))
-            elif t._grad_fn is not None:
-                edges.append((t._grad_fn, t._output_nr))
-            else:
-                edges.append((t._grad_accumulator(), 0))
-        else:
-            metas.append(None)
-            edges.append((None, 0))
     node.next_functions = tuple(edges)
     node._metas = metas
     saves = op.saves
@@ -235,15 +242,22 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
         saved = []
         save_for = op.save_for
         for i in saves:
-            if save_for is not None and i in save_for and not any(
-                    isinstance(inputs[u], Tensor) and inputs[u]._requires_grad for u in save_for[i]):
-                saved.append(_UNUSED)  # no rule that reads it will run
-            elif i == "result":
+            users = save_for.get(i) if save_for is not None else None
+            if users is not None:
+                for u in users:
+                    if edges[u] is not _NO_EDGE:
+                        break
+                else:
+                    saved.append(_UNUSED)  # no rule that reads it will run
+                    continue
+            if i == "result":
                 saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
             else:
                 t = inputs[i]
                 saved.append(_Saved(t) if isinstance(t, Tensor) else t)
         node._saved = saved
+    else:
+        node._saved = None
     if _grad_mode._anomaly["enabled"]:
         from .autograd.anomaly_mode import record_trace
 
@@ -278,7 +292,8 @@ def unpack_saved(node):
     if saved is None and node._freed:
         raise freed_error()
     op = node._op
-    args = [None if m is None else _Meta(m[0], m[1]) for m in node._metas]
+    metas = node._metas
+    args = [None] * len(metas)
     result = None
     if saved:
         for pos, s in zip(op.saves, saved):
@@ -300,6 +315,9 @@ def unpack_saved(node):
                 result = t
             else:
                 args[pos] = t
+    for i, m in enumerate(metas):
+        if m is not None and args[i] is None:
+            args[i] = _Meta(m[0], m[1])
     return result, args
 
 
@@ -341,6 +359,7 @@ class Tensor:
     _grad = None
     _base = None
     _view_version = None  # set on differentiable views: the version their grad_fn was made at
+    _no_grad_view = False  # a view made under no_grad: it must not be modified in place with grad on
     _retains_grad = False
     _hooks = None
     _accumulator = None
@@ -703,10 +722,17 @@ class Tensor:
 
     # ----- in-place machinery -----
     def _check_inplace(self):
+        d = self._data
+        if 0 in d.strides and any(st == 0 and n > 1 for st, n in zip(d.strides, d.shape)):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation.")
         if not _grad_mode._enabled:
             return
         if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
+        if self._no_grad_view and self._base._requires_grad:
+            raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
         if self._view_version is not None:
             base = self._base
             if base._requires_grad and base._grad_fn is None:
@@ -730,6 +756,8 @@ class Tensor:
             raise RuntimeError(
                 f"output with shape {list(self._data.shape)} doesn't match the broadcast shape {list(out._data.shape)}"
             )
+        if out._grad_fn is not None and self._no_grad_view:
+            raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
         self._data[...] = out._data
         self._bump()
         if out._grad_fn is not None:

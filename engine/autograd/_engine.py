@@ -5,6 +5,7 @@ delivered its gradient, in PyTorch's order (latest-created first, ``AccumulateGr
 No recursion, so a 100,000-op chain is fine in CPython and in Pyodide.
 """
 import heapq
+import sys
 import warnings
 
 import numpy as np
@@ -14,7 +15,6 @@ from .._graph import AccumulateGrad
 from .._ops import sum_to, to_dtype
 from .._tensor import Size, Tensor, _wrap, unpack_saved
 
-_LAST = float("inf")
 _CYCLE_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
     "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
@@ -22,10 +22,6 @@ _CYCLE_WARNING = (
     "the cycle and avoid the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
 _warned_cycle = False
-
-
-def _priority(node):
-    return -_LAST if isinstance(node, AccumulateGrad) else -node._seq
 
 
 def make_grads(outputs, grad_outputs, create_graph):
@@ -128,7 +124,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         if buf is None:
             buf = buffers[node] = [None] * node._n_outputs
             if deps.get(node, 0) == 0:
-                heapq.heappush(heap, (_priority(node), id(node), node))
+                heapq.heappush(heap, (-node._seq, id(node), node))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
 
     captured = {}
@@ -154,7 +150,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if not accumulate and isinstance(node, AccumulateGrad):
                     continue
             try:
-                outs = apply_node(node, grads, create_graph, needed, hooks_done=hooked)
+                outs = apply_node(node, grads, create_graph, needed, hooked, True)
             except Exception:
                 if _grad_mode._anomaly["enabled"]:
                     from .anomaly_mode import warn_trace
@@ -171,9 +167,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     buf = buffers[child] = [None] * child._n_outputs
                 if g is not None:
                     buf[nr] = g if buf[nr] is None else buf[nr] + g
-                deps[child] -= 1
-                if deps[child] == 0:
-                    heapq.heappush(heap, (_priority(child), id(child), child))
+                n = deps[child] - 1
+                deps[child] = n
+                if not n:
+                    heapq.heappush(heap, (-child._seq, id(child), child))
+            outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
     finally:
         _grad_mode._set(prev)
 
@@ -227,6 +225,20 @@ def _hooked_grad(node, nr, g):
     return g
 
 
+_getrefcount = getattr(sys, "getrefcount", None) or (lambda obj: -1)  # -1: no refcounts (PyPy), always copy
+
+
+def _exclusive_refs():
+    # What apply_node sees when only the engine holds a grad (its list entry and a local) and only
+    # the grad holds its array; measured, not assumed, as the count differs across Python versions.
+    grads = [_wrap(np.zeros(1))]
+    g = grads[0]
+    return _getrefcount(g), _getrefcount(g._data)
+
+
+_EXCLUSIVE_REFS = _exclusive_refs() if hasattr(sys, "getrefcount") else (0, 0)
+
+
 def _accumulate(t, g, create_graph):
     """Add ``g`` into ``t.grad``: in place normally, out of place when building a graph."""
     if t._grad is None:
@@ -242,7 +254,7 @@ def _accumulate(t, g, create_graph):
         t._grad._vc[0] += 1
 
 
-def apply_node(node, grads, create_graph, needed=None, hooks_done=False):
+def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=False):
     """Run one node: tensor hooks, retain_grad, pre-hooks, the backward rule, post-hooks."""
     if node._tensor_pre_hooks and not hooks_done:
         for nr in node._tensor_pre_hooks:
@@ -262,7 +274,18 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False):
         var = node.variable
         g = grads[0] if hooks_done else _hooked_grad(node, 0, grads[0])
         if g is not None:
-            _accumulate(var, g, create_graph)
+            # .grad takes the incoming array instead of a copy when nothing else can ever see it:
+            # only the engine holds ``g`` (no hook, no other consumer, not a root gradient, which
+            # run_backward keeps referenced) and only ``g`` holds its array, which owns its memory.
+            if (owned and var._grad is None and not create_graph and g is grads[0] and not node._hooks
+                    and _getrefcount(g) == _EXCLUSIVE_REFS[0] and _getrefcount(g._data) == _EXCLUSIVE_REFS[1]):
+                d = g._data
+                if (d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable
+                        and d.flags.c_contiguous):
+                    var._grad = _wrap(d)
+                    g = None
+            if g is not None:
+                _accumulate(var, g, create_graph)
         post = var.__dict__.get("_post_hooks")
         if post:
             for h in list(post.values()):

@@ -8,6 +8,9 @@ indices, targets) live inside the callable, so one case is one call site users c
 >>> case = CASES_BY_NAME["exp"]
 >>> [a.shape for a in case.inputs()]
 [(3, 4)]
+
+It also holds ``same(torch_ref, engine, fn)``, which runs one snippet with both modules and compares
+results, exceptions and warnings (used by test_autograd, test_tensor and test_errors).
 """
 import warnings
 from dataclasses import dataclass

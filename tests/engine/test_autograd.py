@@ -51,6 +51,7 @@ def test_grads_accumulate_across_backward_calls_and_zero_(et):
     assert x.grad.tolist() == [3.0, 12.0, 27.0]
 
 
+@pytest.mark.torch
 def test_backward_with_gradient_argument(torch_ref, et):
     def fn(torch):
         x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
@@ -63,6 +64,7 @@ def test_backward_with_gradient_argument(torch_ref, et):
     assert same(torch_ref, et, fn)[0][1][0][2] == [[2.0, 2.0], [-6.0, 16.0]]
 
 
+@pytest.mark.torch
 def test_second_backward_without_retain_graph_raises_and_keeps_grads(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -89,6 +91,7 @@ def test_second_backward_error_literal(et):
     assert x.grad.numpy() == pytest.approx(np.exp([1.0, 2.0]))
 
 
+@pytest.mark.torch
 def test_retain_graph_allows_second_backward(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -100,6 +103,7 @@ def test_retain_graph_allows_second_backward(torch_ref, et):
     assert same(torch_ref, et, fn)[0][1][2] == [4.0, 8.0]
 
 
+@pytest.mark.torch
 def test_graph_without_saved_tensors_can_backward_twice(torch_ref, et):
     def fn(torch):
         a = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -124,6 +128,7 @@ def test_create_graph_to_third_order(et):
     assert g1.requires_grad and g2.requires_grad and not g3.requires_grad
 
 
+@pytest.mark.torch
 def test_higher_order_matches_torch(torch_ref, et):
     def fn(torch):
         x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
@@ -136,6 +141,7 @@ def test_higher_order_matches_torch(torch_ref, et):
     same(torch_ref, et, fn)
 
 
+@pytest.mark.torch
 def test_backward_create_graph_grad_is_a_copy_with_history(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -153,6 +159,7 @@ def test_backward_create_graph_grad_is_a_copy_with_history(torch_ref, et):
 
 # ----- torch.autograd.grad -----
 
+@pytest.mark.torch
 def test_autograd_grad_options(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -174,6 +181,7 @@ def test_autograd_grad_options(torch_ref, et):
     "unused", "input_without_grad", "output_without_grad", "non_scalar", "shape_mismatch", "count_mismatch",
     "second_call",
 ])
+@pytest.mark.torch
 def test_autograd_grad_errors(torch_ref, et, case):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -199,6 +207,7 @@ def test_autograd_grad_errors(torch_ref, et, case):
 
 # ----- .grad of non-leaves, retain_grad -----
 
+@pytest.mark.torch
 def test_nonleaf_grad_is_none_with_pytorch_warning(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -212,6 +221,7 @@ def test_nonleaf_grad_is_none_with_pytorch_warning(torch_ref, et):
     assert caught[0][1].startswith("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed.")
 
 
+@pytest.mark.torch
 def test_retain_grad(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -227,6 +237,7 @@ def test_retain_grad(torch_ref, et):
 
 # ----- Hooks -----
 
+@pytest.mark.torch
 def test_leaf_hook_replaces_grad_and_handle_removes_it(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -246,6 +257,7 @@ def test_leaf_hook_replaces_grad_and_handle_removes_it(torch_ref, et):
     assert result[2] == [[30.0, 30.0], [3.0, 3.0]]
 
 
+@pytest.mark.torch
 def test_nonleaf_hooks_run_in_order_and_chain(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -263,6 +275,7 @@ def test_nonleaf_hooks_run_in_order_and_chain(torch_ref, et):
     assert result[1][2] == [12.0, 12.0]
 
 
+@pytest.mark.torch
 def test_retain_grad_sees_grad_after_hooks(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -275,10 +288,12 @@ def test_retain_grad_sees_grad_after_hooks(torch_ref, et):
     same(torch_ref, et, fn)
 
 
+@pytest.mark.torch
 def test_hook_on_tensor_without_grad_errors(torch_ref, et):
     same(torch_ref, et, lambda torch: torch.tensor([1.0]).register_hook(lambda g: g))
 
 
+@pytest.mark.torch
 def test_node_hooks(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -294,6 +309,7 @@ def test_node_hooks(torch_ref, et):
 
 # ----- Grad modes, detach -----
 
+@pytest.mark.torch
 def test_grad_modes_as_context_managers_decorators_and_calls(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -334,6 +350,7 @@ def test_grad_modes_as_context_managers_decorators_and_calls(torch_ref, et):
     assert result == (False, True, False, False, False, True, False, False, False, True)
 
 
+@pytest.mark.torch
 def test_detach_and_detach_(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -348,10 +365,12 @@ def test_detach_and_detach_(torch_ref, et):
     same(torch_ref, et, fn)
 
 
+@pytest.mark.torch
 def test_detach_of_view_in_place_errors(torch_ref, et):
     same(torch_ref, et, lambda torch: torch.tensor([1.0, 2.0], requires_grad=True)[0:1].detach_())
 
 
+@pytest.mark.torch
 def test_requires_grad_propagation_and_is_leaf(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -363,6 +382,7 @@ def test_requires_grad_propagation_and_is_leaf(torch_ref, et):
     assert same(torch_ref, et, fn)[0][1] == (True, True, False, True, False, True, True, False, True)
 
 
+@pytest.mark.torch
 def test_factory_inside_no_grad(torch_ref, et):
     def fn(torch):
         with torch.no_grad():
@@ -390,6 +410,7 @@ def test_next_functions_and_accumulate_grad(et):
     assert acc.next_functions == ()
 
 
+@pytest.mark.torch
 def test_grad_fn_name_strings(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -404,6 +425,7 @@ def test_grad_fn_name_strings(torch_ref, et):
                           "torch::autograd::CopySlices")
 
 
+@pytest.mark.torch
 def test_sum_builtin_iterates_with_unbind(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -421,6 +443,7 @@ def test_sum_builtin_iterates_with_unbind(torch_ref, et):
 @pytest.mark.parametrize("op", ["add_", "iadd", "mul_", "setitem_int", "setitem_slice_tensor", "setitem_mask",
                                 "setitem_list", "setitem_all", "setitem_all_tensor", "zero_", "fill_", "copy_",
                                 "clamp_", "sigmoid_", "div_tensor", "pow_"])
+@pytest.mark.torch
 def test_inplace_on_nonleaf(torch_ref, et, op):
     def fn(torch):
         x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
@@ -477,6 +500,7 @@ def test_inplace_add_links_to_previous_node(et):
 
 @pytest.mark.parametrize("op", ["add_", "zero_", "iadd", "setitem", "setitem_mask", "setitem_slice", "view_add_",
                                 "fill_"])
+@pytest.mark.torch
 def test_inplace_on_leaf_requiring_grad_errors(torch_ref, et, op):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -513,6 +537,7 @@ def test_inplace_on_leaf_literal(et):
 
 @pytest.mark.parametrize("case", ["mul_saved_input", "exp_saved_result", "sin_then_setitem", "sigmoid_result_mul_",
                                   "view_modified", "pow_saved", "cross_view"])
+@pytest.mark.torch
 def test_modified_saved_tensor_errors_like_pytorch(torch_ref, et, case):
     def fn(torch):
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -563,7 +588,9 @@ def test_version_counter_message_literal(et):
 # ----- In-place ops on views (PyTorch's CopySlices / AsStridedBackward0) -----
 
 @pytest.mark.parametrize("case", ["slice_mul_", "slice_mul_tensor", "select_add_", "view_of_view", "setitem_on_view",
-                                  "base_changed_then_view_used", "transpose_view_add_", "unsqueeze_view"])
+                                  "base_changed_then_view_used", "transpose_view_add_", "unsqueeze_view",
+                                  "view_and_reshape", "t_then_t_", "unsqueeze_"])
+@pytest.mark.torch
 def test_inplace_on_views_updates_base_history(torch_ref, et, case):
     def fn(torch):
         x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
@@ -595,9 +622,25 @@ def test_inplace_on_views_updates_base_history(torch_ref, et, case):
             v = y.t()
             v[0].add_(w)
             out = y
-        else:
+        elif case == "unsqueeze_view":
             v = y.unsqueeze(0)
             v.mul_(5)
+            out = (y, v)
+        elif case == "view_and_reshape":
+            v = y.view(6)
+            v.add_(1)
+            v2 = y.reshape(3, 2)
+            v2.mul_(3)
+            out = (y, v, v2)
+        elif case == "t_then_t_":
+            v = y.t()
+            v.t_()
+            v.mul_(2)
+            out = (y, v)
+        else:
+            v = y[0]
+            v.unsqueeze_(0)
+            v.mul_(2)
             out = (y, v)
         outs = out if isinstance(out, tuple) else (out,)
         loss = sum((o * (k + 1)).sum() for k, o in enumerate(outs))
@@ -607,6 +650,7 @@ def test_inplace_on_views_updates_base_history(torch_ref, et, case):
     same(torch_ref, et, fn)
 
 
+@pytest.mark.torch
 def test_view_base_changed_after_saving_result(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -667,8 +711,40 @@ def _view_taken_before_setitem(t):
 
 @pytest.mark.parametrize("fn", [_augmented_setitem, _rnn_style_buffer, _fill_loop, _transposed_view_of_clone,
                                 _view_taken_before_setitem], ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.torch
 def test_setitem_patterns(torch_ref, et, fn):
     assert same(torch_ref, et, fn)[0][0] == "ok"
+
+
+SETITEM_INDICES = {
+    "int": 0, "slices": (slice(None), slice(0, 2)), "ellipsis": Ellipsis, "list": [0], "full_slice": slice(None),
+    "column": (slice(None), 1), "mask": "mask", "list_out_of_range": [0, 5], "int_and_list": (0, [1, 2]),
+    "slice_and_list": (slice(None), [0, 2]), "list_and_int": ([0, 1], 1), "ellipsis_and_list": (Ellipsis, [2]),
+    "none_int_list": (None, 0, [1]),
+}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("index", sorted(SETITEM_INDICES))
+def test_setitem_value_shapes(torch_ref, et, index):
+    """``y[index] = v`` for values that match, broadcast or do not fit: node names two levels deep,
+    grads, values, and errors."""
+    def fn(torch):
+        results = []
+        for shape in [(3,), (1, 3), (1,), (2, 3), (1, 1, 3), (2, 1), (4,), (2,), ()]:
+            x = torch.ones(2, 3, requires_grad=True)
+            y = x * 1
+            v = torch.full(shape, 2.0, requires_grad=True) * 1
+            idx = SETITEM_INDICES[index]
+            try:
+                y[(torch.tensor([True, False]),) if idx == "mask" else idx] = v
+                (y * torch.arange(6.0).view(2, 3)).sum().backward()
+                results.append((names(y.grad_fn, 2), x.grad, y))
+            except (RuntimeError, IndexError) as e:
+                results.append((type(e).__name__, str(e)))
+        return results
+
+    same(torch_ref, et, fn)
 
 
 def test_inplace_on_view_gradient_values(et):
@@ -680,6 +756,7 @@ def test_inplace_on_view_gradient_values(et):
     assert y.grad_fn.name() == "torch::autograd::CopySlices"
 
 
+@pytest.mark.torch
 def test_inplace_on_multi_output_view_errors(torch_ref, et):
     def fn(torch):
         y = torch.ones(3, 2, requires_grad=True) * 1
@@ -700,6 +777,27 @@ def test_inplace_on_multi_output_view_errors(torch_ref, et):
     assert len(same(torch_ref, et, fn)[0][1]) == 4
 
 
+@pytest.mark.parametrize("case", ["nonleaf_base", "leaf_base", "value_requires_grad", "nothing_requires_grad",
+                                  "both_in_no_grad"])
+@pytest.mark.torch
+def test_inplace_on_view_made_in_no_grad(torch_ref, et, case):
+    def fn(torch):
+        x = torch.ones(3, requires_grad=True)
+        base = {"nonleaf_base": x * 1, "leaf_base": x}.get(case, torch.ones(3))
+        with torch.no_grad():
+            v = base[0:2]
+            if case == "both_in_no_grad":
+                v.mul_(2)
+        if case == "value_requires_grad":
+            v.mul_(torch.ones(2, requires_grad=True))
+        elif case != "both_in_no_grad":
+            v.mul_(2)
+        return base, v
+
+    same(torch_ref, et, fn)
+
+
+@pytest.mark.torch
 def test_views_share_memory_without_grad(torch_ref, et):
     def fn(torch):
         x = torch.zeros(3, 2)
@@ -714,6 +812,7 @@ def test_views_share_memory_without_grad(torch_ref, et):
 
 # ----- .data -----
 
+@pytest.mark.torch
 def test_data_edits_are_not_tracked(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)

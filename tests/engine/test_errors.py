@@ -152,6 +152,8 @@ ERRORS = {
     "matmul_int_float_batched": lambda t: t.ones(3, 2, 2) @ t.ones(3, 2, 2, dtype=t.float64),
     "index_select_float_index": lambda t: t.ones(3).index_select(0, t.tensor([1.0])),
     "nll_int32_target": lambda t: t.nn.functional.nll_loss(t.zeros(2, 3), t.tensor([0, 1], dtype=t.int32)),
+    "inplace_on_expanded": lambda t: t.ones(3, 1).expand(3, 2).mul_(2),
+    "inplace_on_expanded_view_of_nonleaf": lambda t: (t.ones(2, 3, requires_grad=True) * 1).expand(2, 2, 3).add_(1),
     # losses
     "nll_target_out_of_bounds": lambda t: t.nn.functional.nll_loss(t.zeros(2, 3), t.tensor([0, 3])),
     "nll_float_target": lambda t: t.nn.functional.nll_loss(t.zeros(2, 3), t.tensor([0.0, 1.0])),
@@ -166,6 +168,7 @@ ERRORS = {
 }
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_error_matches_torch(torch_ref, et, name):
     result = same(torch_ref, et, ERRORS[name])[0]

@@ -224,6 +224,7 @@ BINARY = {
 @SETTINGS
 @given(op=st.sampled_from(sorted(BINARY)), shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
        seed=st.integers(0, 2**16))
+@pytest.mark.torch
 def test_hypothesis_elementwise_broadcasting(torch_ref, op, shapes, seed):
     _compare_with_torch(torch_ref, BINARY[op], _arrays(shapes.input_shapes, seed))
 
@@ -274,12 +275,13 @@ def _matmul_shapes(draw):
 @SETTINGS
 @given(shapes=_matmul_shapes(), seed=st.integers(0, 2**16),
        flags=st.sampled_from([(True, True), (True, False), (False, True)]), transpose_a=st.booleans())
+@pytest.mark.torch
 def test_hypothesis_matmul_shapes(torch_ref, shapes, seed, flags, transpose_a):
     """Every matmul form, with either operand requiring grad and a possibly non-contiguous lhs:
     values, grads and the whole graph (the folding decisions depend on all three)."""
     arrays = _arrays(shapes, seed)
     if transpose_a and arrays[0].ndim >= 2:
-        arrays[0] = np.ascontiguousarray(np.swapaxes(arrays[0], -1, -2))
+        arrays[0] = np.swapaxes(arrays[0], -1, -2).copy()  # fresh strides: torch.tensor keeps NumPy's
 
         def fn(torch, a, b):
             return a.transpose(-1, -2) @ b
@@ -327,6 +329,12 @@ EDGE_CASES = {
     'prod empty': lambda t: t.tensor([]).prod(),
     'max empty': lambda t: t.tensor([]).max(),
     'relu int': lambda t: t.relu(t.tensor([-1, 2])),
+    'sign bool int': lambda t: (t.tensor([True, False]).sign(), t.tensor([1, -2, 0]).sign()),
+    'round int and decimals': lambda t: (t.tensor([1, -2]).round(), t.tensor([1.26, -0.04]).round(decimals=1)),
+    'floor divide and remainder promotion': lambda t: (t.tensor([3, 4]) // 2.5, 7 // t.tensor([2, 3]), 7.5 % t.tensor([2, 3]),
+                                                        t.tensor([5, -7]).fmod(3), t.tensor([5., -7.]).remainder(t.tensor(3.))),
+    'remainder and floor divide nodes': lambda t: ((t.tensor([5., -7.], requires_grad=True) % 3).grad_fn.name(),
+                                                   (t.tensor([5., -7.], requires_grad=True) // 3).grad_fn.name()),
     'abs int': lambda t: t.tensor([-1, 2]).abs(),
     'exp int': lambda t: t.tensor([0, 1]).exp(),
     'sqrt int': lambda t: t.tensor([4]).sqrt(),

@@ -137,26 +137,31 @@ DEVICES = {
 }
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(FACTORIES))
 def test_factories(torch_ref, et, name):
     same(torch_ref, et, FACTORIES[name])
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(METADATA))
 def test_metadata(torch_ref, et, name):
     same(torch_ref, et, METADATA[name])
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(CONVERSIONS))
 def test_conversions(torch_ref, et, name):
     same(torch_ref, et, CONVERSIONS[name])
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(COMPARISONS))
 def test_comparisons(torch_ref, et, name):
     same(torch_ref, et, COMPARISONS[name])
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(DEVICES))
 def test_devices(torch_ref, et, name):
     same(torch_ref, et, DEVICES[name])
@@ -245,6 +250,7 @@ OPERATORS = {"+": operator.add, "*": operator.mul, "/": operator.truediv, "-": o
 KINDS = list(operand_kinds(np))
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("op", list(OPERATORS))
 def test_type_promotion_matches_torch(torch_ref, et, op):
     """Result dtype and values (or the error) for all 15 x 15 operand pairs, against PyTorch."""
