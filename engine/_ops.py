@@ -132,39 +132,37 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         tb = type(b)
         if tb is Tensor:
             xb = b._data
-            fast = xa.dtype == xb.dtype and (xa.dtype.kind == "f" or not true_div)
+            slow = xa.dtype != xb.dtype or true_div and xa.dtype.kind != "f"
         else:
             xb = b
-            fast = (tb is float or tb is int) and xa.dtype.kind == "f"
-        if fast:
-            out = _binary_run(fwd, xa, xb, attrs)
-            return record(op, (a, b), out, attrs) if _grad_mode._enabled else _wrap(out)
-    a, b = as_tensor_arg(a), as_tensor_arg(b)
-    dt = _result_np_dtype(a, b)
-    if true_div and dt.kind != "f":
-        dt = _dtypes.get_default_dtype().np
-    xa, xb = _np_of(a), _np_of(b)
-    if isinstance(a, Tensor) and xa.dtype != dt:
-        xa = xa.astype(dt)
-    if isinstance(b, Tensor) and xb.dtype != dt:
-        xb = xb.astype(dt)
-    elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
-        xb = dt.type(b)
-    out = _binary_run(fwd, xa, xb, attrs)
-    if out.dtype != dt:
-        out = out.astype(dt)
-    return record(op, (a, b), out, attrs)
-
-
-def _binary_run(fwd, xa, xb, attrs):
-    quiet = _quiet_on()
+            slow = tb is not float and tb is not int or xa.dtype.kind != "f"
+    else:
+        slow = True
+    dt = None
+    if slow:
+        a, b = as_tensor_arg(a), as_tensor_arg(b)
+        dt = _result_np_dtype(a, b)
+        if true_div and dt.kind != "f":
+            dt = _dtypes.get_default_dtype().np
+        xa, xb = _np_of(a), _np_of(b)
+        if isinstance(a, Tensor) and xa.dtype != dt:
+            xa = xa.astype(dt)
+        if isinstance(b, Tensor) and xb.dtype != dt:
+            xb = xb.astype(dt)
+        elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
+            xb = dt.type(b)
+    quiet = _quiet_on()  # 1/0 is inf and 0/0 nan, silently, as in PyTorch
     try:
         out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
     except ValueError:
         raise _broadcast_error(np.shape(xa), np.shape(xb)) from None
     finally:
         _quiet_off(quiet)
-    return out if type(out) is np.ndarray else np.asarray(out)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if dt is not None and out.dtype != dt:
+        out = out.astype(dt)
+    return record(op, (a, b), out, attrs) if _grad_mode._enabled else _wrap(out)
 
 
 def _unary_float(op, fwd, x, attrs=None):

@@ -26,7 +26,6 @@ except ImportError:
     sys.modules["pyodide_http"] = types.SimpleNamespace(patch_all=lambda: None)
 
 
-
 def _lazy(name):
     """Import ``name`` lazily: the module runs on first attribute access, not at import."""
     import importlib.util
@@ -49,10 +48,9 @@ for _name in filter(None, os.environ.get("PLAYGROUND_LAZY_IMPORTS", "").split(",
     _lazy(_name)
 
 
-
 def _bokeh_models_without_signatures():
     """Bokeh builds a help signature (every property's default and type) for each of its ~500
-    model classes as it defines them: a fifth of the time Panel takes to import here, for
+    model classes as it defines them: ~8% of the CPU time Panel takes to import here, for
     ``help()`` only. Keep the rest of ``Model.__init_subclass__`` (HasProps' part)."""
     from bokeh.model import model
 

@@ -96,6 +96,7 @@ async function start() {
   mark("installed");
   post({ type: "status", msg: "Starting the app…" });
   pyodide.runPython(CONFIG.prelude);
+  mark("prelude_done");
   py = {
     run: pyodide.globals.get("_pg_run_app"),
     link: pyodide.globals.get("_pg_link"),

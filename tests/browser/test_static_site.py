@@ -37,9 +37,16 @@ def nodes(page):
     return json.loads(data)
 
 
-def click_run_and_wait(page):
-    """APP-SPECIFIC: press Run and wait until graph_nodes changes."""
+# APP-SPECIFIC: code that gives a graph unlike the app's first example.
+NEW_CODE = "import torch\na = torch.ones(3, requires_grad=True)\nb = (a * 2).sum()\n"
+
+
+def edit_and_run(page):
+    """APP-SPECIFIC: replace the code in the editor, press Run, wait until graph_nodes changes."""
     before = page.evaluate(NODES)
+    page.locator(".ace_text-input").first.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(NEW_CODE)  # insert_text: no auto-indent
     page.get_by_role("button", name="Run").click()
     page.wait_for_function(f"() => ({NODES})() !== {json.dumps(before)}", timeout=30_000)
     return nodes(page)
@@ -58,10 +65,10 @@ def test_first_view_then_interactive(site_server, context, recorder):
     assert page.evaluate("Bokeh.documents.length") >= 2  # pre-rendered copy + live document
 
     before = nodes(page)
-    after = click_run_and_wait(page)
+    after = edit_and_run(page)
     assert after != before
-    # APP-SPECIFIC (toy app): every column has one value per node.
-    assert len({len(v) for v in after.values()}) == 1
+    # APP-SPECIFIC: a column per node attribute, one value per node.
+    assert len({len(v) for v in after.values()}) == 1 and len(next(iter(after.values()))) > 0
 
     assert recorder.foreign() == [], f"requests to other hosts: {recorder.foreign()}"
     assert recorder.errors == [], f"console errors: {recorder.errors}"
@@ -79,7 +86,7 @@ def test_works_offline_after_one_visit(site_server, context, recorder):
     try:
         page.reload()
         wait_ready(page)
-        click_run_and_wait(page)
+        edit_and_run(page)
     finally:
         context.set_offline(False)
     assert recorder.foreign() == [], f"requests to other hosts: {recorder.foreign()}"

@@ -235,7 +235,7 @@ def test_warnings_are_shown_with_the_user_line(runner):
 
 
 def test_output_is_capped(runner):
-    res = runner.run("for i in range(200000):\n    print('line', i)")
+    res = runner.run("for i in range(20000):\n    print('a long line of output', i)")
     assert res.ok
     assert len(res.stdout) < 120_000
     assert res.stdout.endswith("... output truncated ...\n")
