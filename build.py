@@ -6,16 +6,19 @@
     python build.py --serve [--port N]   # build, then serve on http://127.0.0.1:N/
     python build.py --serve --no-build   # serve what is already built
 
-The page shows a view pre-rendered at build time at once, with a "Loading Python…" banner,
-while a Web Worker boots Pyodide 0.27.7, installs the wheels listed in PACKAGES (plus this
-project's own wheel) from ./pyodide/, runs the app and swaps in the live document. A service
-worker keeps every file, so after one visit the site works offline.
+The page shows the app pre-rendered at build time (Panel's converter) at once, with a
+"Loading Python…" banner, while a Web Worker boots Pyodide 0.27.7, installs NumPy and the
+wheels listed in PACKAGES plus this project's own wheel (all from ./pyodide/, all listed in
+its pyodide-lock.json), runs the app and swaps in the live document. A service worker keeps
+every file, so after one visit the site works offline.
 
 Everything comes from PyPI and the npm registry, is checked against pinned sha256 values
-and is cached in .cache/, so a rebuild needs no network. Pure-Python wheels are slimmed
-(bundled JavaScript and type stubs dropped: the page loads BokehJS and Panel's JS itself)
-and precompiled to CPython 3.12 bytecode inside Pyodide (run by Node) so the browser does
-not compile them at every visit.
+and is cached in .cache/, so a rebuild needs no network. For load time: pure-Python wheels
+are slimmed (bundled JS, stubs, tests dropped) and, like the standard library, precompiled to
+CPython 3.12 bytecode inside Pyodide itself (run by Node); the worker downloads and unzips
+them on a thread of its own while the runtime boots (static/unzip.js). Before writing the
+site, the worker's Python (static/prelude.py + the app) runs once in Pyodide under Node, so
+a missing package or a browser-only failure stops the build.
 """
 
 from __future__ import annotations
@@ -637,8 +640,9 @@ def finish_page(html: str, boot_js: str, loading_css: str) -> tuple[str, set[str
         raise BuildError("cannot find <body> in the converted page")
     banner = ('<div id="pg-loading" role="status" aria-live="polite"><span class="pg-spinner"></span>'
               '<span id="pg-loading-msg">Loading Python…</span></div>')
-    # Panel's own overlay veils the pre-rendered view; the banner keeps it readable.
-    html = html[:body.start()] + '<body class="pg-loading">\n' + banner + html[body.end():]
+    # pn-loading is Panel's "not live yet" flag (tests wait for it to go); loading.css hides the
+    # veil Panel draws with it, so the pre-rendered view stays readable under the banner.
+    html = html[:body.start()] + '<body class="pn-loading pg-loading">\n' + banner + html[body.end():]
     refs = set(re.findall(r"""(?:static/(?:bokeh|panel)/[^\s"'<>)\\?#]+)""", html))
     return html, refs
 
@@ -850,10 +854,11 @@ def prepare_wheels(pypi: dict[str, Path], project: Path, core_dir: Path, tmp: Pa
     rules = sha256_bytes(json.dumps([DROP, sorted(KEEP_SOURCES), SDIST_PACKAGES, PYODIDE_VERSION, PY_TAG]).encode())[:12]
     cache = CACHE / "wheels"
     cache.mkdir(parents=True, exist_ok=True)
-    out, todo = [], []
+    out, todo, used = [], [], set()
     sources = [(name, path) for name, path in pypi.items()] + [("autograd-playground", project)]
     for name, path in sources:
         key = sha256_file(path)[:16] + "-" + rules
+        used.add(key)
         cached = list((cache / key).glob("*.whl")) if (cache / key).is_dir() else []
         if cached:
             out.append(Wheel.read(cached[0], name))
@@ -874,6 +879,9 @@ def prepare_wheels(pypi: dict[str, Path], project: Path, core_dir: Path, tmp: Pa
             dest.mkdir(parents=True, exist_ok=True)
             w.write(dest / w.filename)
             out.append(w)
+    for stale in cache.iterdir():  # earlier versions of the project's wheel, older rules
+        if stale.name not in used:
+            shutil.rmtree(stale, ignore_errors=True)
     return sorted(out, key=lambda w: w.name)
 
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,7 +186,9 @@ def main() -> int:
         server.shutdown()
 
     b = median(bare, "ready")
-    print(f"\nLoad time, median of {args.runs} (s, from navigation start; 127.0.0.1, headless Chromium)")
+    load = os.getloadavg()[0]
+    print(f"\nLoad time, median of {args.runs} (s, from navigation start; 127.0.0.1, headless Chromium;"
+          f" {os.cpu_count()} cores, load average {load:.1f})")
     print(f"  {'':34}{'first view':>11}{'ready':>8}{'interactive':>13}")
     print(f"  {'(a) bare Pyodide + NumPy':34}{'':>11}{b:8.2f}{'':>13}")
     for name, rows in (("(b) app, cold", cold), ("(b) app, warm (service worker)", warm)):

@@ -51,10 +51,9 @@ class Node:
     ``next_functions`` holds one ``(node or None, output_nr)`` pair per differentiable input.
     """
 
-    __slots__ = ("next_functions", "_op", "_saved", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
+    __slots__ = ("next_functions", "_op", "_saved", "_freed", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
     # Rarely set, so they live in the instance dict only when set: creating a node stays cheap.
     _n_outputs = 1
-    _freed = False
     _pre_hooks = None
     _hooks = None
     _tensor_pre_hooks = None
@@ -64,6 +63,7 @@ class Node:
     def __init__(self):
         self.next_functions = ()
         self._saved = None
+        self._freed = False
         self._seq = next(_sequence)
 
     @property
@@ -123,6 +123,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.next_functions = ()
         self._saved = None
+        self._freed = False
         self._seq = _ACCUMULATE_FIRST
         self.variable = variable
 

@@ -231,8 +231,16 @@ Tensor.__array_wrap__ = _array_wrap
 
 
 # ----- In-place ops: compute out of place, then write back and take over the history -----
+# (When nothing is recorded, arithmetic on a float tensor with a same-dtype tensor or a Python
+# number runs the ufunc in place instead, as ``p -= lr * p.grad`` in an optimizer step does; it
+# computes what the out-of-place op would, and any error is left to the general path's message.)
+
+_INPLACE_UFUNCS = {_ops.add: np.add, _ops.sub: np.subtract, _ops.mul: np.multiply, _ops.div: np.true_divide}
+
 
 def _inplace(fn):
+    ufunc = _INPLACE_UFUNCS.get(fn)
+
     def method(self, *args, **kwargs):
         self._check_inplace()
         src = self
@@ -242,6 +250,21 @@ def _inplace(fn):
 
             src = _wrap(self._data.copy(), self._requires_grad)
             src._grad_fn, src._output_nr = self._grad_fn, self._output_nr
+        elif ufunc is not None and len(args) == 1 and not kwargs:
+            d, other = self._data, args[0]
+            t = type(other)
+            if d.dtype.kind == "f" and d.flags.writeable and (
+                    t is float or t is int or t is Tensor and other._data.dtype == d.dtype):
+                quiet = _ops._quiet_on()
+                try:
+                    ufunc(d, other._data if t is Tensor else other, out=d)
+                except (ValueError, TypeError):
+                    pass  # e.g. a broadcast that would grow self: the general path raises PyTorch's error
+                else:
+                    self._bump()
+                    return self
+                finally:
+                    _ops._quiet_off(quiet)
         return self._adopt(fn(src, *args, **kwargs))
 
     return method

@@ -73,6 +73,8 @@ def norm_dims(dim, ndim):
     """``dim`` (int, sequence or None) as a sorted tuple of non-negative axes; None means all."""
     if dim is None:
         return None
+    if type(dim) is int and 0 <= dim < ndim:
+        return (dim,)
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     n = builtins.max(ndim, 1)
     out = []
@@ -145,9 +147,11 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         if true_div and dt.kind != "f":
             dt = _dtypes.get_default_dtype().np
         xa, xb = _np_of(a), _np_of(b)
-        if isinstance(a, Tensor) and xa.dtype != dt:
+        # A ufunc promotes a bool array to the other array's dtype inside its loop: no cast copy.
+        cast_bool = type(fwd) is not np.ufunc or not (isinstance(a, Tensor) and isinstance(b, Tensor))
+        if isinstance(a, Tensor) and xa.dtype != dt and (cast_bool or xa.dtype.kind != "b" or xb.dtype != dt):
             xa = xa.astype(dt)
-        if isinstance(b, Tensor) and xb.dtype != dt:
+        if isinstance(b, Tensor) and xb.dtype != dt and (cast_bool or xb.dtype.kind != "b" or xa.dtype != dt):
             xb = xb.astype(dt)
         elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
             xb = dt.type(b)
@@ -1066,9 +1070,8 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     d = _float_data(x.to(dtype) if dtype is not None else x)
     if not d.ndim:
         return record(LOG_SOFTMAX, (x,), np.zeros_like(d), {"dim": dim})
-    m = np.max(d, axis=dim, keepdims=True)
-    s = d - m
-    return record(LOG_SOFTMAX, (x,), s - np.log(np.sum(np.exp(s), axis=dim, keepdims=True)), {"dim": dim})
+    s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
+    return record(LOG_SOFTMAX, (x,), s - np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True)), {"dim": dim})
 
 
 # ----- Linear algebra -----
@@ -1392,23 +1395,24 @@ def copy_slices(view, out):
 def _shape_arg(shape):
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
-    return tuple(int(s) for s in shape)
+    return tuple(map(int, shape))
 
 
 def _infer_shape(shape, n):
+    if -1 not in shape:
+        if math.prod(shape) != n:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+        return tuple(shape)
     shape = list(shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    if -1 in shape:
-        rest = 1
-        for s in shape:
-            if s != -1:
-                rest *= s
-        if rest == 0 or n % rest:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
-        shape[shape.index(-1)] = n // rest
-    elif int(math.prod(shape)) != n:
+    rest = 1
+    for s in shape:
+        if s != -1:
+            rest *= s
+    if rest == 0 or n % rest:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+    shape[shape.index(-1)] = n // rest
     return tuple(shape)
 
 
@@ -2149,22 +2153,27 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
             f"expected target dtype to be Long or Byte, but got {_dtypes.from_numpy_dtype(tgt.dtype)._legacy[:-6]}")
     if x.ndim == 1:
         x2, t2 = x[None], tgt.reshape(1)
+    elif x.ndim == 2:
+        x2, t2 = x, tgt.reshape(-1)
     else:
         x2, t2 = np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
     c = x2.shape[1]
     valid = t2 != ignore_index
-    if ((t2[valid] < 0) | (t2[valid] >= c)).any():
-        bad = t2[valid][(t2[valid] < 0) | (t2[valid] >= c)][0]
+    tv = t2[valid]
+    if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
+        bad = tv[(tv < 0) | (tv >= c)][0]
         raise IndexError(f"Target {bad} is out of bounds.")
     safe = np.where(valid, t2, 0)
-    w = _np_of(weight)[safe] if weight is not None else np.ones(len(t2), dtype=x.dtype)
-    w = np.where(valid, w, 0).astype(x.dtype)
+    if weight is None:
+        w = valid.astype(x.dtype)
+    else:
+        w = np.where(valid, _np_of(weight)[safe], 0).astype(x.dtype)
     picked = -x2[np.arange(len(t2)), safe] * w
-    total = w.sum()
+    total = np.add.reduce(w)
     if reduction == "mean":
-        out = np.asarray(picked.sum() / total, dtype=x.dtype)
+        out = np.asarray(np.add.reduce(picked) / total, dtype=x.dtype)
     elif reduction == "sum":
-        out = np.asarray(picked.sum(), dtype=x.dtype)
+        out = np.asarray(np.add.reduce(picked), dtype=x.dtype)
     else:
         out = picked.reshape(tgt.shape).astype(x.dtype)
     attrs = {"target": tgt, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
@@ -2177,8 +2186,7 @@ def _nll_grad(g, x, target, weight, ignore_index, reduction, total):
     t2 = target.reshape(-1)
     valid = t2 != ignore_index
     safe = np.where(valid, t2, 0)
-    w = _np_of(weight)[safe] if weight is not None else np.ones(len(t2))
-    w = np.where(valid, w, 0)
+    w = valid.astype(x.dtype.np) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
     onehot = np.zeros((len(t2), c), dtype=x.dtype.np)
     onehot[np.arange(len(t2)), safe] = -w
     if len(shape) == 1:

@@ -140,7 +140,8 @@ class _Saved:
         if is_output:
             alias = _wrap(tensor._data)
             alias._vc = tensor._vc
-            alias._output_nr = tensor._output_nr
+            if tensor._output_nr:  # (a class default otherwise: no instance dict made)
+                alias._output_nr = tensor._output_nr
             tensor = alias
         self.tensor = tensor
         self.version = tensor._vc[0]
@@ -184,7 +185,7 @@ def _wrap(data, requires_grad=False):
 
 
 _NO_EDGE = (None, 0)  # next_functions entry of an input that does not require grad
-_new_node = object.__new__
+_new = object.__new__
 
 
 def _as_array(x):
@@ -229,8 +230,9 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
             edges.append(_NO_EDGE)
     if not needed:
         return outs
-    node = _new_node(op.node_cls)  # Node.__init__ inlined: this runs once per recorded op
+    node = _new(op.node_cls)  # Node.__init__ inlined: this runs once per recorded op
     node._seq = next(_sequence)
+    node._freed = False
     node._op = op
     node._attrs = attrs
     if n_outputs != 1:
@@ -254,7 +256,13 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
             else:
                 t = inputs[i]
-                saved.append(_Saved(t) if isinstance(t, Tensor) else t)
+                if isinstance(t, Tensor):
+                    s = _new(_Saved)  # _Saved(t) without the call: this runs for most saved inputs
+                    s.tensor = t
+                    s.version = t._vc[0]
+                    s.is_output = False
+                    t = s
+                saved.append(t)
         node._saved = saved
     else:
         node._saved = None

@@ -212,8 +212,12 @@ class Playground(pn.viewable.Viewer):
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
         graph = snap.get("graph") or {}
-        # Bokeh models may only change under the document lock: execute() takes care of it.
-        pn.state.execute(lambda: self.graph.update(graph), schedule=True)
+        doc = pn.state.curdoc
+        if doc is not None and doc.session_context is not None and not IN_BROWSER:
+            # Under panel serve, Bokeh models may only change under the document lock.
+            pn.state.execute(lambda: self.graph.update(graph), schedule=True)
+        else:
+            self.graph.update(graph)
         self._render_text()
         self._sync_link()
 

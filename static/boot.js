@@ -81,7 +81,7 @@
 
   function interactive() {
     site.ready = true;
-    document.body.classList.remove("pg-loading");
+    document.body.classList.remove("pg-loading", "pn-loading");
     status("");
     // After the first visit everything is served by the service worker: the app works offline.
     window.addEventListener("load", registerServiceWorker, { once: true });

@@ -128,11 +128,16 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         buf[nr] = g if buf[nr] is None else buf[nr] + g
 
     captured = {}
+    heappush, heappop = heapq.heappush, heapq.heappop
+    ready = None  # the next node when it is the only one ready: no trip through the heap
     prev = _grad_mode._enabled
     _grad_mode._set(create_graph)
     try:
-        while heap:
-            _, _, node = heapq.heappop(heap)
+        while ready is not None or heap:
+            if ready is not None:
+                node, ready = ready, None
+            else:
+                node = heappop(heap)[2]
             grads = buffers.pop(node)
             hooked = False
             if targets is not None:
@@ -170,7 +175,13 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 n = deps[child] - 1
                 deps[child] = n
                 if not n:
-                    heapq.heappush(heap, (-child._seq, id(child), child))
+                    if ready is None and not heap:
+                        ready = child
+                    else:
+                        if ready is not None:
+                            heappush(heap, (-ready._seq, id(ready), ready))
+                            ready = None
+                        heappush(heap, (-child._seq, id(child), child))
             outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
     finally:
         _grad_mode._set(prev)
@@ -272,7 +283,7 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=F
 
     if isinstance(node, AccumulateGrad):
         var = node.variable
-        g = grads[0] if hooks_done else _hooked_grad(node, 0, grads[0])
+        g = grads[0] if hooks_done or not var._hooks else _hooked_grad(node, 0, grads[0])
         if g is not None:
             # .grad takes the incoming array instead of a copy when nothing else can ever see it:
             # only the engine holds ``g`` (no hook, no other consumer, not a root gradient, which
@@ -307,9 +318,9 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=F
 
 
 def _apply_rule(node, grads, needed):
-    op = node._op
+    vjps = node._op.vjps
     ans, args = unpack_saved(node)
-    attrs = node._attrs or {}
+    attrs = node._attrs
     if node._n_outputs == 1:
         g = grads[0]
         if g is None:
@@ -324,7 +335,7 @@ def _apply_rule(node, grads, needed):
         if child is None or (needed is not None and child not in needed):
             outs.append(None)
             continue
-        r = op.vjps[i](g, ans, *args, **attrs)
+        r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
         if r is not None:
             shape, dt = metas[i]
             if r._data.shape != shape:

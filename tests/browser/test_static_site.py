@@ -52,16 +52,18 @@ def edit_and_run(page):
     return nodes(page)
 
 
-def test_first_view_then_interactive(site_server, context, recorder):
+def test_first_view_then_interactive(built_site, site_server, context, recorder):
+    # The banner is in the HTML itself, so it shows before any script has run.
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    assert '<body class="pn-loading pg-loading">' in html and "Loading Python…" in html
+
     page = context.new_page()
     page.goto(site_server.url)
-    # The banner is in the HTML itself, so it shows before any script has run.
-    banner = page.locator("#pg-loading")
-    assert "Loading Python" in banner.inner_text() or page.evaluate("window.__site.ready")
-
     marks = wait_ready(page)
-    assert 0 < marks["first_view"] < marks["interactive"], marks
+    # The pre-rendered view is drawn before Python has even built the live document.
+    assert 0 < marks["first_view"] < marks["doc_ready"] <= marks["interactive"], marks
     assert not page.locator("#pg-loading").is_visible()
+    assert page.evaluate("document.body.className") == ""  # Panel's readiness flag is gone too
     assert page.evaluate("Bokeh.documents.length") >= 2  # pre-rendered copy + live document
 
     before = nodes(page)
