@@ -1533,7 +1533,7 @@ def expand(x, *sizes):
             f"expand(torch.FloatTensor{{{list(d.shape)}}}, size=[{', '.join(map(str, sizes))}]): the number of sizes "
             f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({d.ndim})")
     lead = len(sizes) - d.ndim
-    shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes)) if -1 in sizes else sizes
     for i in range(d.ndim):
         if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
             raise RuntimeError(

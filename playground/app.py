@@ -211,13 +211,10 @@ class Playground(pn.viewable.Viewer):
             rows = [r for r in snap.get("inspector") or [] if r.get("toggleable")]
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
-        graph = snap.get("graph") or {}
-        doc = pn.state.curdoc
-        if doc is not None and doc.session_context is not None and not IN_BROWSER:
-            # Under panel serve, Bokeh models may only change under the document lock.
-            pn.state.execute(lambda: self.graph.update(graph), schedule=True)
-        else:
-            self.graph.update(graph)
+        # The figure is a plain Bokeh model: changes from a widget callback must go through
+        # Panel's unlocked() under panel serve (a no-op in the browser and at build time).
+        with pn.io.unlocked():
+            self.graph.update(snap.get("graph") or {})
         self._render_text()
         self._sync_link()
 
