@@ -75,6 +75,8 @@ def norm_dims(dim, ndim):
         return None
     if type(dim) is int and 0 <= dim < ndim:
         return (dim,)
+    if type(dim) is tuple and len(dim) == 1 and type(dim[0]) is int and 0 <= dim[0] < ndim:
+        return dim
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     n = builtins.max(ndim, 1)
     out = []
@@ -128,13 +130,15 @@ def _result_np_dtype(a, b):
 
 
 def _binary(op, fwd, a, b, attrs=None, true_div=False):
-    # Fast path: two tensors of one dtype, or a float tensor with a Python number (most calls).
+    # Fast path: two tensors of one dtype, a float tensor and a bool mask (a ufunc casts the mask in
+    # its loop: relu's backward), or a float tensor and a Python number. Most calls take it.
     if type(a) is Tensor:
         xa = a._data
         tb = type(b)
         if tb is Tensor:
             xb = b._data
-            slow = xa.dtype != xb.dtype or true_div and xa.dtype.kind != "f"
+            slow = (xa.dtype != xb.dtype and (xb.dtype.kind != "b" or xa.dtype.kind != "f" or type(fwd) is not np.ufunc)
+                    or true_div and xa.dtype.kind != "f")
         else:
             xb = b
             slow = tb is not float and tb is not int or xa.dtype.kind != "f"
@@ -147,11 +151,9 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         if true_div and dt.kind != "f":
             dt = _dtypes.get_default_dtype().np
         xa, xb = _np_of(a), _np_of(b)
-        # A ufunc promotes a bool array to the other array's dtype inside its loop: no cast copy.
-        cast_bool = type(fwd) is not np.ufunc or not (isinstance(a, Tensor) and isinstance(b, Tensor))
-        if isinstance(a, Tensor) and xa.dtype != dt and (cast_bool or xa.dtype.kind != "b" or xb.dtype != dt):
+        if isinstance(a, Tensor) and xa.dtype != dt:
             xa = xa.astype(dt)
-        if isinstance(b, Tensor) and xb.dtype != dt and (cast_bool or xb.dtype.kind != "b" or xa.dtype != dt):
+        if isinstance(b, Tensor) and xb.dtype != dt:
             xb = xb.astype(dt)
         elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
             xb = dt.type(b)

@@ -311,9 +311,10 @@ def unpack_saved(node):
                 t = s.tensor
                 if t._vc[0] != s.version:
                     raise RuntimeError(_version_message(t, s.version, node if s.is_output else None))
-                if s.is_output:
+                if s.is_output and _grad_mode._enabled:
                     # A saved output is rebuilt with this node as its grad_fn, like PyTorch's
-                    # SavedVariable: no reference cycle, yet higher-order grads flow through it.
+                    # SavedVariable: no reference cycle, yet higher-order grads flow through it
+                    # (without create_graph the rule records nothing: the plain alias serves).
                     t = _wrap(t._data, True)
                     t._grad_fn = node
                     t._vc = s.tensor._vc

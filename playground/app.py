@@ -106,8 +106,12 @@ class Playground(pn.viewable.Viewer):
         self._layout = self._build_layout()
         self._apply_example_settings(ex)
         self._show(self.session.run(ex.code))
+        self._restored = None
         if pn.state.curdoc is not None or IN_BROWSER:
             pn.state.onload(self._restore_from_link)
+            if pn.state.location is not None:
+                # In the browser the hash arrives after start-up; a pasted link changes it too.
+                pn.state.location.param.watch(lambda e: self._restore_from_link(), "hash")
             if not IN_BROWSER:
                 pn.state.on_session_destroyed(lambda ctx: self.session.close())
 
@@ -163,8 +167,9 @@ class Playground(pn.viewable.Viewer):
 
     def _restore_from_link(self):
         text = (pn.state.location.hash or "").lstrip("#") if pn.state.location else ""
-        if not text:
+        if not text or text in (self._restored, self._last_hash):
             return
+        self._restored = text
         try:
             state = links.decode(text)
         except links.LinkError as exc:

@@ -36,7 +36,8 @@ def make_grads(outputs, grad_outputs, create_graph):
             if out._data.dtype.kind != "f":
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-            grads.append(_wrap(np.ones(out._data.shape, dtype=out._data.dtype)))
+            grads.append(_wrap(np.ones(out._data.shape, dtype=out._data.dtype) if out._data.ndim
+                               else np.array(1, dtype=out._data.dtype)))
         else:
             if not isinstance(g, Tensor):
                 from .._factories import tensor
@@ -266,7 +267,8 @@ def _accumulate(t, g, create_graph):
 
 
 def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=False):
-    """Run one node: tensor hooks, retain_grad, pre-hooks, the backward rule, post-hooks."""
+    """Run one node: tensor hooks, retain_grad, pre-hooks, the backward rule, post-hooks.
+    ``owned``: ``grads`` is the walk's own buffer, not tensors a caller passed in."""
     if node._tensor_pre_hooks and not hooks_done:
         for nr in node._tensor_pre_hooks:
             grads[nr] = _hooked_grad(node, nr, grads[nr])

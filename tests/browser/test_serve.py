@@ -107,10 +107,10 @@ def test_errors_keep_the_last_good_graph(app):
     before = app.nodes()["label"]
     app.run("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * 2\n")
     app.page.get_by_text("SyntaxError (line 3)").first.wait_for()
-    assert app.nodes()["label"] == before
+    app.wait_for(lambda d: d["label"] == before, what="the last good graph kept")
     app.run("import torch\nx = torch.ones(3)\nx.item()\n")
     app.page.get_by_text("a Tensor with 3 elements cannot be converted to Scalar").first.wait_for()
-    assert app.nodes()["label"] == before
+    app.wait_for(lambda d: d["label"] == before, what="the last good graph kept")
     app.run("while True:\n    pass\n")
     app.page.get_by_text("stopped").first.wait_for(timeout=20_000)
     app.run("<script>alert(1)</script>")

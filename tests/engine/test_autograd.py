@@ -116,6 +116,128 @@ def test_graph_without_saved_tensors_can_backward_twice(torch_ref, et):
     assert same(torch_ref, et, fn)[0][1][0][2] == [2.0, 2.0]
 
 
+# ----- The first grad of a leaf: the incoming array is taken, not copied, only when nothing else sees it -----
+
+@pytest.mark.parametrize("case", ["shared_by_two_leaves", "root_gradient_of_leaf", "root_gradient_through_add",
+                                  "hook_keeps_grad", "hook_returns_kept_grad", "node_hook_keeps_grad",
+                                  "node_prehook_keeps_grad", "retain_grad"])
+def test_first_grad_never_aliases_another_tensor(et, case):
+    a = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = et.tensor([4.0, 5.0, 6.0], requires_grad=True)
+    kept = []  # tensors user code still holds after backward
+    if case == "shared_by_two_leaves":
+        ((a + b) * 2).sum().backward()  # AddBackward0 hands one fresh grad tensor to both leaves
+        kept.append(b.grad)
+    elif case == "root_gradient_of_leaf":
+        kept.append(et.tensor([1.0, 1.0, 1.0]))
+        a.backward(kept[0])
+    elif case == "root_gradient_through_add":
+        kept.append(et.tensor([1.0, 1.0, 1.0]))
+        (a + b).backward(kept[0])
+        kept.append(b.grad)
+    elif case == "hook_keeps_grad":
+        a.register_hook(kept.append)
+        (a * 2).sum().backward()
+    elif case == "hook_returns_kept_grad":
+        a.register_hook(lambda g: kept.append(g * 1) or kept[-1])
+        (a * 2).sum().backward()
+    elif case in ("node_hook_keeps_grad", "node_prehook_keeps_grad"):
+        y = a * 2
+        acc = y.grad_fn.next_functions[0][0]
+        if case == "node_hook_keeps_grad":
+            acc.register_hook(lambda grad_inputs, grad_outputs: kept.extend(grad_outputs))
+        else:
+            acc.register_prehook(lambda grad_outputs: kept.extend(grad_outputs))
+        y.sum().backward()
+    else:
+        h = a * 2
+        h.retain_grad()
+        ((h + 0.0) * 3).sum().backward()
+        kept.append(h.grad)
+    assert len(kept) >= 1 and a.grad is not None
+    for k in kept:
+        assert k is not a.grad and not np.shares_memory(k.detach().numpy(), a.grad.numpy())
+    before = [k.detach().numpy().copy() for k in kept]
+    (a * 5).sum().backward()  # accumulates into a.grad in place
+    assert a.grad.tolist() != [0.0, 0.0, 0.0]
+    for k, v in zip(kept, before):
+        assert np.array_equal(k.detach().numpy(), v)
+
+
+def test_first_grad_takes_the_incoming_array_without_a_copy(et):
+    x = et.zeros(1000, 1000, requires_grad=True)  # 4 MB of float32
+    (x * 2).sum().backward()
+    x.grad = None
+    gc.collect()
+    tracemalloc.start()
+    try:
+        (x * 2).sum().backward()  # MulBackward0 makes one fresh 4 MB grad; a copy would be a second
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert x.grad.tolist()[0][:2] == [2.0, 2.0]
+    assert 4_000_000 < peak < 6_000_000
+
+
+# ----- In-place arithmetic that records nothing (an optimizer step) -----
+
+@pytest.mark.parametrize("case", ["sgd", "python_scalars", "same_dtype_tensor", "wider_dtype_tensor", "zero_division",
+                                  "int_tensor_float_scalar", "broadcast_would_grow", "leaf_with_grad_mode_on",
+                                  "view_writes_through", "expanded", "nonleaf_in_no_grad"])
+@pytest.mark.torch
+def test_inplace_arithmetic_without_recording(torch_ref, et, case):
+    def fn(torch):
+        p = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        p.grad = torch.tensor([0.5, 0.25, -1.0])
+        if case == "sgd":
+            with torch.no_grad():
+                r = p.__isub__(0.1 * p.grad)
+            return r is p, p, p._version, p.requires_grad, p.grad_fn
+        if case == "python_scalars":
+            with torch.no_grad():
+                p += 1
+                p *= 2.5
+                p /= 4
+                p -= 3
+            return p, p._version
+        if case == "same_dtype_tensor":
+            q = torch.tensor([2.0, 4.0, 8.0])
+            q *= torch.tensor([0.5, 0.25, 0.125])
+            q /= torch.tensor([3.0, 3.0, 3.0])
+            return q, q._version
+        if case == "wider_dtype_tensor":
+            q = torch.tensor([1.0, 2.0, 3.0])
+            q -= torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64)
+            q += torch.tensor(0.1, dtype=torch.float64)
+            return q, q.dtype
+        if case == "zero_division":
+            q = torch.tensor([1.0, -1.0, 0.0])
+            q /= 0
+            return q.isnan(), q.isinf()
+        if case == "int_tensor_float_scalar":
+            q = torch.tensor([1, 2, 3])
+            q += 1.5
+        if case == "broadcast_would_grow":
+            q = torch.ones(3)
+            q += torch.ones(2, 3)
+        if case == "leaf_with_grad_mode_on":
+            p -= 0.1 * p.grad
+        if case == "view_writes_through":
+            base = torch.arange(4.0)
+            v = base[1:]
+            v *= 3.0
+            return base, base._version, v._version
+        if case == "expanded":
+            q = torch.ones(1).expand(3)
+            q += 1.0
+        y = p * 2
+        with torch.no_grad():
+            y -= 1.0
+        return y, y.grad_fn is not None, y._version
+
+    same(torch_ref, et, fn)
+
+
 # ----- Higher order -----
 
 def test_create_graph_to_third_order(et):

@@ -1,0 +1,101 @@
+"""The playground as users get it: the built static site, Python in the page's Pyodide worker.
+The same flows as under panel serve, plus the engine's core checks run in that Pyodide."""
+import json
+import time
+from pathlib import Path
+
+import pytest
+from playground_page import PlaygroundPage
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_MS = 180_000  # a cold start on a loaded 2-core CI machine
+
+
+@pytest.fixture()
+def site(context, site_server, recorder):
+    page = context.new_page()
+    page.goto(site_server.url)
+    page.wait_for_function("() => window.__site && (window.__site.ready || window.__site.error !== null)",
+                           timeout=READY_MS)
+    assert page.evaluate("window.__site.error") is None
+    pg = PlaygroundPage(page, timeout=READY_MS)
+    pg.wait_ready()
+    yield pg
+    assert recorder.foreign() == [], f"requests left 127.0.0.1: {recorder.foreign()}"
+    assert recorder.errors == [], f"console errors: {recorder.errors}"
+
+
+def test_example_toggle_and_accumulation(site):
+    data = site.nodes()
+    assert data["label"][:4] == ["x", "y", "z", "out"]
+    site.run("import torch\na = torch.ones(2)\nw = torch.ones(2, requires_grad=True)\nloss = (a * w * w).sum()\n")
+    site.wait_for(lambda d: "a" in d["label"] and "loss" in d["label"], what="new graph")
+    assert site.node("a")["kind"] == "const"
+    site.toggle("a")
+    site.wait_for(lambda d: d["kind"][d["label"].index("a")] == "leaf", what="a is a leaf")
+    site.check("retain_graph")
+    site.click("Backward")
+    site.wait_for(lambda d: d["grad"][d["label"].index("w")] == "tensor([2., 2.])", what="first grads")
+    site.click("Backward")
+    data = site.wait_for(lambda d: d["grad"][d["label"].index("w")] == "tensor([4., 4.])", what="accumulated")
+    assert data["grad"][data["label"].index("a")] == "tensor([2., 2.])"
+
+
+def test_errors_and_endless_loop_leave_the_page_working(site):
+    before = site.nodes()["label"]
+    site.run("import torch\nx = torch.ones(3)\nx.item()\n")
+    site.page.get_by_text("a Tensor with 3 elements cannot be converted to Scalar").first.wait_for()
+    site.run("while True:\n    pass\n")
+    site.page.get_by_text("stopped").first.wait_for(timeout=30_000)
+    site.wait_for(lambda d: d["label"] == before, what="the last good graph kept")
+    site.run("import torch\nq = torch.ones(1, requires_grad=True)\nr = q * 3\n")
+    site.wait_for(lambda d: "q" in d["label"], what="the page still runs code")
+
+
+def test_share_link_round_trip(site, context):
+    site.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
+    site.wait_for(lambda d: "w" in d["label"], what="w graph")
+    site.click("Backward")
+    site.wait_for(lambda d: d["grad"][d["label"].index("w")] == "tensor([2., 2., 2.])", what="w grad")
+    site.click("Copy link")
+    time.sleep(0.5)
+    url = site.page.url
+    assert "#v1." in url
+    other = PlaygroundPage(context.new_page(), timeout=READY_MS)
+    other.page.goto(url)
+    other.wait_ready()
+    data = other.wait_for(lambda d: "w" in d["label"] and d["grad"][d["label"].index("w")] == "tensor([2., 2., 2.])",
+                          timeout=60, what="restored state")
+    assert "loss" in data["label"]
+
+
+ENGINE_CHECKS_PAGE = "__engine_checks.html"
+
+
+def test_engine_core_checks_in_the_sites_pyodide(context, site_server, recorder):
+    """The engine on the runtime users get: the site's own Pyodide 0.27.7 and NumPy 2.0.2."""
+    source = (ROOT / "tests" / "engine" / "core_checks.py").read_text(encoding="utf-8")
+    context.route(site_server.url + ENGINE_CHECKS_PAGE, lambda route: route.fulfill(
+        content_type="text/html", body='<!doctype html><script src="pyodide/pyodide.js"></script>'))
+    page = context.new_page()
+    page.goto(site_server.url + ENGINE_CHECKS_PAGE)
+    result = page.evaluate("""async (source) => {
+        const py = await loadPyodide({indexURL: new URL("pyodide/", location.href).href});
+        await py.loadPackage(["numpy", "autograd-playground"]);
+        py.FS.writeFile("/tmp/core_checks.py", source);
+        return py.runPython(`
+import json, sys
+import numpy
+sys.path.insert(0, "/tmp")
+import core_checks
+json.dumps({"numpy": numpy.__version__, "python": sys.version.split()[0], "results": core_checks.run_all()})
+`);
+    }""", source)
+    out = json.loads(result)
+    assert out["numpy"] == "2.0.2" and out["python"].startswith("3.12")
+    failed = {k: v for k, v in out["results"].items() if v != "ok"}
+    assert failed == {}
+    assert len(out["results"]) == 14
+    assert recorder.foreign() == []
