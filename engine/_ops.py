@@ -272,11 +272,12 @@ def rsub(a, other, *, alpha=1):
     """``other - alpha * a`` for a Python scalar ``other`` (``2 - x`` is ``RsubBackward1``)."""
     if isinstance(other, Tensor):
         return sub(other, a, alpha=alpha)
-    _sub_check(a, other)
-    dt = _result_np_dtype(a, other)
-    x = a._data.astype(dt, copy=False)
-    out = np.asarray(other - (x if alpha == 1 else alpha * x)).astype(dt, copy=False)
-    return record(RSUB, (a,), out, {"other": other, "alpha": alpha})
+    x = a._data
+    if not ((type(other) is float or type(other) is int) and x.dtype.kind == "f"):  # else: no bool, no promotion
+        _sub_check(a, other)
+        x = x.astype(_result_np_dtype(a, other), copy=False)
+    out = np.asarray(other - (x if alpha == 1 else alpha * x)).astype(x.dtype, copy=False)
+    return record(RSUB, (a,), out, {"other": other, "alpha": alpha}) if _grad_mode._enabled else _wrap(out)
 
 
 def mul(a, b):
