@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import node_class
-from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _wrap, check_size, is_scalar, record,
+from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _wrap, check_size, is_scalar, record,
                       unpack_saved)
 
 
@@ -169,13 +169,6 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
     if dt is not None and out.dtype != dt:
         out = out.astype(dt)
     return record(op, (a, b), out, attrs) if _grad_mode._enabled else _wrap(out)
-
-
-def _unary_float(op, fwd, x, attrs=None):
-    x = as_tensor_arg(x)
-    with np.errstate(all="ignore"):
-        out = fwd(_float_data(x))
-    return record(op, (x,), out, attrs)
 
 
 # ----- Binary arithmetic -----
@@ -971,30 +964,26 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _moment(name, op, npf, x, dim, unbiased, keepdim, correction):
+    """``var`` and ``std``: one node each, with PyTorch's argument forms and warnings."""
     if isinstance(dim, bool):
         unbiased, dim = dim, None
     _var_check(x)
     c = _correction(unbiased, correction)
     dims = norm_dims(dim, x._data.ndim)
-    _dof_warning("var", x, dims, c)
+    _dof_warning(name, x, dims, c)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        out = np.var(x._data, axis=dims, ddof=c, keepdims=keepdim)
-    return record(VAR, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+        out = npf(x._data, axis=dims, ddof=c, keepdims=keepdim)
+    return record(op, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment("var", VAR, np.var, x, dim, unbiased, keepdim, correction)
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    _var_check(x)
-    c = _correction(unbiased, correction)
-    dims = norm_dims(dim, x._data.ndim)
-    _dof_warning("std", x, dims, c)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        out = np.std(x._data, axis=dims, ddof=c, keepdims=keepdim)
-    return record(STD, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+    return _moment("std", STD, np.std, x, dim, unbiased, keepdim, correction)
 
 
 def logsumexp(x, dim, keepdim=False):
