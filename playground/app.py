@@ -62,25 +62,25 @@ class Playground(pn.viewable.Viewer):
         ex = examples.get_example(self.example or examples.DEFAULT_KEY)
         self.editor = pn.widgets.CodeEditor(
             value=ex.code, value_input=ex.code, language="python", theme="chrome", height=300,
-            sizing_mode="stretch_width", name="code", on_keyup=False,
+            sizing_mode="stretch_width", label="code", on_keyup=False,
         )
-        self.run_button = pn.widgets.Button(name="Run", button_type="primary", width=90,
+        self.run_button = pn.widgets.Button(label="Run", color="primary", width=90,
                                             description="Run the code (Ctrl+Enter)")
-        self.example_select = pn.widgets.Select(name="", options=self._example_options(), value=ex.key, width=260)
+        self.example_select = pn.widgets.Select(options=self._example_options(), value=ex.key, width=260)
         self.language_toggle = pn.widgets.RadioButtonGroup(options={"English": "en", "中文": "zh"}, value="en",
-                                                           button_type="light")
-        self.copy_button = pn.widgets.Button(name="Copy link", button_type="light", width=100,
+                                                           color="light")
+        self.copy_button = pn.widgets.Button(label="Copy link", color="light", width=100,
                                              description="Copy a link that reopens exactly this state")
         self.copy_button.js_on_click(code=_COPY_JS)
 
-        self.output_select = pn.widgets.Select(name="output", options=[], width=140)
-        self.gradient_input = pn.widgets.TextInput(name="gradient", placeholder="torch.ones_like(out)", width=200)
-        self.retain_box = pn.widgets.Checkbox(name="retain_graph", value=ex.retain_graph)
-        self.create_box = pn.widgets.Checkbox(name="create_graph", value=ex.create_graph)
-        self.backward_button = pn.widgets.Button(name="Backward", button_type="success", width=100)
-        self.zero_button = pn.widgets.Button(name="Zero grad", button_type="warning", width=100)
-        self.toggles = pn.widgets.CheckButtonGroup(name="requires_grad", options=[], value=[], button_type="primary",
-                                                   button_style="outline", css_classes=["ap-toggles"])
+        self.output_select = pn.widgets.Select(label="output", options=[], width=140)
+        self.gradient_input = pn.widgets.TextInput(label="gradient", placeholder="torch.ones_like(out)", width=200)
+        self.retain_box = pn.widgets.Checkbox(label="retain_graph", value=ex.retain_graph)
+        self.create_box = pn.widgets.Checkbox(label="create_graph", value=ex.create_graph)
+        self.backward_button = pn.widgets.Button(label="Backward", color="success", width=100)
+        self.zero_button = pn.widgets.Button(label="Zero grad", color="warning", width=100)
+        self.toggles = pn.widgets.CheckButtonGroup(label="requires_grad", options=[], value=[], color="primary",
+                                                   variant="outline", css_classes=["ap-toggles"])
 
         self.graph = GraphView()
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
