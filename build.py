@@ -647,6 +647,36 @@ def finish_page(html: str, boot_js: str, loading_css: str) -> tuple[str, set[str
     return html, refs
 
 
+def first_view(app: Path) -> str:
+    """The app's static first view, if its module offers ``first_view_html()`` (run in a child
+    process with nothing served, so the app's own state stays out of this one)."""
+    code = ("import runpy, sys; ns = runpy.run_path(sys.argv[1], run_name='__first_view__'); "
+            "f = ns.get('first_view_html'); sys.stdout.write(f() if f else '')")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(app.parent), os.environ.get("PYTHONPATH", "")]))
+    return run([sys.executable, "-c", code, str(app)], env=env, capture_output=True, cwd=str(app.parent)).stdout.decode()
+
+
+HEAD_SCRIPTS_RE = re.compile(
+    r'(?:<script type="text/javascript" src="[^"]+"></script>\s*)+<script type="text/javascript">\s*'
+    r'Bokeh\.set_log_level\("[a-z]+"\);\s*</script>')
+
+
+def add_first_view(html: str, sketch: str) -> str:
+    """Put the first view right after the loading banner, and move the blocking BokehJS/Panel
+    scripts from <head> to just after it, in the same order: the browser paints the sketch while
+    ~3 MB of JavaScript still loads, and every later inline script still finds Bokeh defined."""
+    if not sketch:
+        return html
+    anchor = '<span id="pg-loading-msg">Loading Python…</span></div>'
+    head_end = html.find("</head>")
+    scripts = HEAD_SCRIPTS_RE.search(html, 0, head_end)
+    if html.count(anchor) != 1 or not scripts:
+        raise BuildError("cannot find the loading banner or the head scripts in the page")
+    moved = scripts.group(0)
+    html = html[:scripts.start()] + html[scripts.end():]
+    return html.replace(anchor, anchor + "\n" + sketch + "\n" + moved, 1)
+
+
 def copy_static_refs(refs: set[str], pypi: dict[str, Path], out: Path) -> list[str]:
     """Copy BokehJS and Panel's JS/CSS that the page uses, from the same wheels the worker gets."""
     bokeh_version, panel_version = PACKAGES["bokeh"][0], PACKAGES["panel"][0]
@@ -718,6 +748,7 @@ def build(app: Path, out: Path, *, smoke: bool = True) -> dict:
         log("pre-rendering the app")
         html = render_page(app)
         html, refs = finish_page(html, (STATIC / "boot.js").read_text(), (STATIC / "loading.css").read_text())
+        html = add_first_view(html, first_view(app))
 
         staging = out.with_name(out.name + ".tmp")
         shutil.rmtree(staging, ignore_errors=True)

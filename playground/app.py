@@ -322,6 +322,16 @@ class Playground(pn.viewable.Viewer):
         return self._layout
 
 
+def first_view_html():
+    """The static first view build.py inlines: the default example's code and graph as plain
+    HTML + SVG, painted before any script has loaded."""
+    from playground.model.session import InProcessSession
+    from playground.views.sketch import sketch_html
+
+    ex = examples.default_example()
+    return sketch_html(InProcessSession().run(ex.code).to_dict(), ex.title("en"), ex.explain("en"))
+
+
 def create_app(**kwargs):
     pn.extension("codeeditor", raw_css=[CSS], notifications=False)
     return Playground(**kwargs)

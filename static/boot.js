@@ -145,11 +145,20 @@
   };
   worker.onerror = (event) => fail(event.message || "worker error");
 
-  // First view: mark when BokehJS has drawn the pre-rendered document.
+  // First view: the static sketch (HTML + SVG inlined by build.py) paints with the first frame;
+  // once BokehJS has drawn the pre-rendered document, that takes its place.
+  const firstPaint = () => {
+    if (document.getElementById("pg-sketch") || document.readyState !== "loading") mark("first_view");
+    else requestAnimationFrame(firstPaint);
+  };
+  requestAnimationFrame(firstPaint);
   domReady.then(() => {
     const check = () => {
-      if (window.Bokeh && Bokeh.index && Bokeh.index.roots.length) mark("first_view");
-      else if (!site.marks.first_view) requestAnimationFrame(check);
+      if (window.Bokeh && Bokeh.index && Bokeh.index.roots.length) {
+        mark("bokeh_view");
+        if (!site.marks.first_view) mark("first_view");
+        requestAnimationFrame(() => document.getElementById("pg-sketch")?.remove());
+      } else requestAnimationFrame(check);
     };
     check();
   });
