@@ -20,6 +20,7 @@ class PlaygroundPage:
     def __init__(self, page, timeout=120_000):
         self.page = page
         self.timeout = timeout
+        page.set_default_timeout(60_000)  # CI machines are loaded: waits are generous, never sleeps
 
     def open(self, url):
         self.page.goto(url)
@@ -40,7 +41,7 @@ class PlaygroundPage:
         i = data["label"].index(label)
         return {k: v[i] for k, v in data.items()}
 
-    def wait_for(self, predicate, timeout=30.0, what="condition"):
+    def wait_for(self, predicate, timeout=60.0, what="condition"):
         end = time.monotonic() + timeout
         last = None
         while time.monotonic() < end:
