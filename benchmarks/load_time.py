@@ -7,7 +7,7 @@ Headless Chromium (/usr/bin/chromium) on 127.0.0.1, a fresh browser context (col
 every cold run; the two pages take turns so a busy machine slows both alike.
   (a) bare:  a page whose Web Worker boots the site's own Pyodide (same files, same lock) and
              imports NumPy; nothing else.
-  (b) app:   first view (BokehJS has drawn the pre-rendered document), ready (the live document
+  (b) app:   first view (the static sketch of the default example is painted), ready (the live document
              is linked to Python), interactive (new code typed and Run clicked as soon as it is
              ready, graph_nodes has changed), cold and then warm (same context, second visit:
              service worker + caches).
@@ -200,7 +200,8 @@ def main() -> int:
     meaning = {
         "boot": "page script starts, Web Worker created",
         "worker_start": "worker running; wheels start downloading and unzipping (unzip.js)",
-        "first_view": "BokehJS has drawn the pre-rendered view",
+        "first_view": "static sketch of the default example painted",
+        "bokeh_view": "BokehJS has drawn the pre-rendered view",
         "wheels_unzipped": "every pure-Python wheel fetched and unzipped",
         "pyodide_ready": "runtime booted, NumPy installed",
         "installed": "wheels written into site-packages",
