@@ -15,7 +15,7 @@ STYLE = {
     "detached": ("#ffedd5", "#f97316", "#7c2d12"),
 }
 NODE_W, NODE_H = 2.8, 0.8
-SCALE_X, SCALE_Y = 3.4, 1.25  # layout units (one layer, one row) to figure units
+SCALE_X, SCALE_Y = 3.4, 1.55  # layout units (one layer, one row) to figure units; rows leave room for grads
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
 # (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide).
 FONT_PER_BOX_PX = 0.14
@@ -25,7 +25,8 @@ const ppu = Math.max(fig.inner_width || 600, 100) / span;
 const size = Math.min(12, %s * ppu * %s);
 text.glyph.text_font_size = (size < 5 ? 0 : size).toFixed(1) + 'px';
 grad.glyph.text_font_size = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
-""" % (FONT_PER_BOX_PX, NODE_W)
+grad.glyph.y_offset = ppu * %s / 2 + 1;
+""" % (FONT_PER_BOX_PX, NODE_W, NODE_H)
 KIND_NAMES = {
     "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
     "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
@@ -104,13 +105,20 @@ def node_data(nodes, pos=None):
     return cols
 
 
+MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)
+
+
+def _fit(label):
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
 def _caption(n):
     if n["kind"] in ("function", "accumulate"):
-        return n["label"] + ("\n(freed)" if n.get("freed") else "")
+        return _fit(n["label"]) + ("\n(freed)" if n.get("freed") else "")
     sub = n.get("shape_text") or ""
     if n.get("dtype") and n["dtype"] not in ("torch.float32",):
         sub += f" {n['dtype'].replace('torch.', '')}"
-    return f"{n['label']}\n{sub}" if sub else n["label"]
+    return f"{_fit(n['label'])}\n{sub}" if sub else _fit(n["label"])
 
 
 def grad_short(n, limit=30):
@@ -181,7 +189,7 @@ class GraphView:
             text_font_size="11px", text_color="text_color", text_alpha="alpha", text_line_height=1.15,
         )
         self.grad_text = fig.text(
-            x="x", y="y", y_offset=20, text="grad_short", source=self.nodes, text_align="center",
+            x="x", y="y", y_offset=12, text="grad_short", source=self.nodes, text_align="center",
             text_baseline="top", text_font_size="10px", text_color="#15803d",
         )
         fig.add_tools(HoverTool(renderers=[boxes], tooltips=TOOLTIP))
@@ -223,3 +231,4 @@ class GraphView:
         size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)
         self.text.glyph.text_font_size = f"{size if size >= 5 else 0:.1f}px"
         self.grad_text.glyph.text_font_size = f"{size * 0.9 if size >= 6 else 0:.1f}px"
+        self.grad_text.glyph.y_offset = NODE_H / 2 / unit + 1  # just under the box, at any zoom

@@ -30,7 +30,8 @@ body { background: #f8fafc; }
 .ap-scroll { overflow-x: auto; max-width: 100%; }
 .ap-grad { color: #166534; }
 .ap-muted { color: #94a3b8; }
-.ap-badge { color: #fff; border-radius: 8px; padding: 0 6px; font-size: 10.5px; margin-left: 4px; }
+.ap-badge { color: #fff; border-radius: 8px; padding: 0 6px; font-size: 10.5px; margin-left: 4px; white-space: nowrap; }
+.ap-table td:first-child { white-space: nowrap; }
 .ap-hist { margin-bottom: 8px; }
 .ap-legend { font-size: 11.5px; color: #475569; display: flex; flex-wrap: wrap; gap: 4px 12px; }
 .ap-legend span.sw { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px;
