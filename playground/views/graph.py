@@ -37,12 +37,57 @@ TOOLTIP = """
 <div style="max-width:420px">
   <div><b>@label</b> <span style="color:#64748b">@kind_name</span></div>
   <pre style="margin:4px 0;font-size:11px;white-space:pre-wrap">@value</pre>
-  <div style="color:#166534;font-size:11px"><b>grad</b></div>
+  <div style="color:#166534;font-size:11px"><b>@grad_title</b></div>
   <pre style="margin:2px 0;font-size:11px;white-space:pre-wrap">@grad</pre>
 </div>
 """
 
-NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_short",
+# What each common node does in backward, shown on hover: the step's arithmetic for learners.
+RULES = {
+    "AccumulateGrad": "adds the incoming gradient into the leaf's .grad (accumulates across backward calls)",
+    "AddBackward0": "grad_a = grad,  grad_b = grad  (summed back over broadcast dimensions)",
+    "SubBackward0": "grad_a = grad,  grad_b = -grad",
+    "RsubBackward1": "grad_x = -grad  (for c - x)",
+    "MulBackward0": "grad_a = grad * b,  grad_b = grad * a  (saves both inputs)",
+    "DivBackward0": "grad_a = grad / b,  grad_b = -grad * a / b**2",
+    "NegBackward0": "grad_x = -grad",
+    "PowBackward0": "grad_x = grad * n * x**(n-1)  (saves x)",
+    "PowBackward1": "grad_x = grad * y * x**(y-1),  grad_y = grad * x**y * log(x)",
+    "PowBackward2": "grad_y = grad * c**y * log(c)  (for c ** y)",
+    "ExpBackward0": "grad_x = grad * exp(x)  (saves the result)",
+    "LogBackward0": "grad_x = grad / x",
+    "SqrtBackward0": "grad_x = grad / (2 * sqrt(x))",
+    "SinBackward0": "grad_x = grad * cos(x)",
+    "CosBackward0": "grad_x = -grad * sin(x)",
+    "TanhBackward0": "grad_x = grad * (1 - tanh(x)**2)  (saves the result)",
+    "SigmoidBackward0": "grad_x = grad * s * (1 - s),  s = sigmoid(x)",
+    "ReluBackward0": "grad_x = grad where x > 0, else 0",
+    "AbsBackward0": "grad_x = grad * sign(x)",
+    "SumBackward0": "grad_x = grad copied to every element",
+    "SumBackward1": "grad_x = grad copied along the summed dimensions",
+    "MeanBackward0": "grad_x = grad / N copied to every element",
+    "MeanBackward1": "grad_x = grad / N copied along the averaged dimensions",
+    "MmBackward0": "grad_A = grad @ B.T,  grad_B = A.T @ grad",
+    "MvBackward0": "grad_M = outer(grad, v),  grad_v = M.T @ grad",
+    "DotBackward0": "grad_a = grad * b,  grad_b = grad * a",
+    "AddmmBackward0": "grad_bias = grad (summed),  grad_A = grad @ B.T,  grad_B = A.T @ grad",
+    "ViewBackward0": "grad_x = grad reshaped back to x's shape",
+    "TBackward0": "grad_x = grad.t()",
+    "PermuteBackward0": "grad_x = grad permuted back",
+    "ExpandBackward0": "grad_x = grad summed over the expanded dimensions",
+    "SelectBackward0": "grad_x = zeros with grad written at the selected index",
+    "SliceBackward0": "grad_x = zeros with grad written into the slice",
+    "IndexBackward0": "grad_x = zeros with grad added at the indexed positions",
+    "CloneBackward0": "grad_x = grad",
+    "SoftmaxBackward0": "grad_x = s * (grad - sum(grad * s)),  s = softmax(x)",
+    "LogSoftmaxBackward0": "grad_x = grad - softmax(x) * sum(grad)",
+    "MseLossBackward0": "grad_x = 2 * (x - y) * grad / N",
+    "BinaryCrossEntropyWithLogitsBackward0": "grad_z = (sigmoid(z) - y) * grad / N",
+    "NllLossBackward0": "grad_x = -grad / N at each target class, 0 elsewhere",
+    "CopySlices": "grad flows to the written slice's source; the overwritten part of the base gets 0",
+}
+
+NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_title", "grad_short",
                 "fill", "line", "text_color", "alpha", "line_width", "freed")
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
 
@@ -93,8 +138,9 @@ def node_data(nodes, pos=None):
         cols["caption"].append(_caption(n))
         cols["kind"].append(kind)
         cols["kind_name"].append(KIND_NAMES.get(kind, kind) + (" (freed: saved tensors released)" if freed else ""))
-        cols["value"].append(n.get("value") or "")
+        cols["value"].append(n.get("value") or _rule(n))
         cols["grad"].append(n.get("grad") or "")
+        cols["grad_title"].append(".grad" if n.get("grad") else "")
         cols["grad_short"].append(grad_short(n))
         cols["fill"].append(fill)
         cols["line"].append(line)
@@ -110,6 +156,13 @@ MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows t
 
 def _fit(label):
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def _rule(n):
+    if n["kind"] not in ("function", "accumulate"):
+        return ""
+    rule = RULES.get(n["label"], "backward of a custom or less common op")
+    return f"backward: {rule}" + ("\n(freed: its saved tensors were released)" if n.get("freed") else "")
 
 
 def _caption(n):
