@@ -162,7 +162,7 @@ def _rule(n):
     if n["kind"] not in ("function", "accumulate"):
         return ""
     rule = RULES.get(n["label"], "backward of a custom or less common op")
-    return f"backward: {rule}" + ("\n(freed: its saved tensors were released)" if n.get("freed") else "")
+    return f"backward: {rule}"
 
 
 def _caption(n):
