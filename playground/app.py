@@ -58,6 +58,7 @@ class Playground(pn.viewable.Viewer):
         self._quiet = False
         self._last_run = (None, 0.0)
         self._last_hash = None
+        self._restored = None
 
         ex = examples.get_example(self.example or examples.DEFAULT_KEY)
         self.editor = pn.widgets.CodeEditor(
@@ -99,14 +100,13 @@ class Playground(pn.viewable.Viewer):
         self.toggles.param.watch(self._on_toggle, "value")
         self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
         self.language_toggle.param.watch(lambda e: setattr(self, "language", e.new), "value")
-        self.param.watch(lambda e: self._render_text(), "language")
+        self.param.watch(lambda e: self._on_language(), "language")
         for w in (self.output_select, self.gradient_input, self.retain_box, self.create_box):
             w.param.watch(lambda e: self._sync_link(), "value")
 
         self._layout = self._build_layout()
         self._apply_example_settings(ex)
         self._show(self.session.run(ex.code))
-        self._restored = None
         if pn.state.curdoc is not None or IN_BROWSER:
             pn.state.onload(self._restore_from_link)
             if pn.state.location is not None:
@@ -234,7 +234,12 @@ class Playground(pn.viewable.Viewer):
         ui = UI[lang]
         self.status.object = (f'<span class="ap-status">{n} {ui["nodes"]} · {snap.get("backward_count", 0)} '
                               f'{ui["calls"]}</span>')
-        self.example_select.options = self._example_options()
+
+    def _on_language(self):
+        with self._silenced():
+            self.example_select.options = self._example_options()
+        self._render_text()
+        self._sync_link()
 
     def _message(self, text, kind="warn"):
         from html import escape
