@@ -2100,23 +2100,23 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                   {"weight": weight, "reduction": reduction})
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def _size_warning(input, target):
     if input._data.shape != target._data.shape:
         warnings.warn(
             f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
             f"({Size(input._data.shape)}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+            "Please ensure they have the same size.", UserWarning, stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _size_warning(input, target)
     d = input._data - _np_of(target)
     return record(MSE, (input, target), _reduce((d * d).astype(input._data.dtype, copy=False), reduction),
                   {"reduction": reduction})
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    if input._data.shape != target._data.shape:
-        warnings.warn(
-            f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
-            f"({Size(input._data.shape)}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    _size_warning(input, target)
     loss = abs(input - target)
     return mean(loss) if reduction == "mean" else sum(loss) if reduction == "sum" else loss
 
