@@ -50,7 +50,35 @@
       return;
     }
     worker.busy = true;
+    watchBusy();
     worker.postMessage({ type: "patch", patch: jsdoc.create_json_patch([event]) });
+  }
+
+  // Python loops are stopped by the runner's time limit; only one long NumPy call can keep the
+  // worker busy past this. Then offer a restart: a reload, and the URL holds the last good state.
+  const BUSY_MS = 12000;
+  let busyTimer = null;
+  function watchBusy() {
+    clearTimeout(busyTimer);
+    busyTimer = setTimeout(showBusy, BUSY_MS);
+  }
+  function notBusy() {
+    clearTimeout(busyTimer);
+    busyTimer = null;
+    document.getElementById("pg-busy")?.remove();
+  }
+  function showBusy() {
+    if (document.getElementById("pg-busy")) return;
+    const box = document.createElement("div");
+    box.id = "pg-busy";
+    box.setAttribute("role", "alert");
+    const text = document.createElement("span");
+    text.textContent = "Python has been busy for " + BUSY_MS / 1000 + " s (a very long computation?). ";
+    const button = document.createElement("button");
+    button.textContent = "Restart Python";
+    button.onclick = () => location.reload();
+    box.append(text, button);
+    document.body.append(box);
   }
 
   async function render(msg) {
@@ -122,9 +150,11 @@
       if (worker.queue.length) {
         const patch = jsdoc.create_json_patch(worker.queue);
         worker.queue = [];
+        watchBusy();
         worker.postMessage({ type: "patch", patch });
       } else {
         worker.busy = false;
+        notBusy();
       }
     } else if (msg.type === "status") {
       domReady.then(() => status(msg.msg));

@@ -54,6 +54,18 @@ def test_errors_and_endless_loop_leave_the_page_working(site):
     site.wait_for(lambda d: "q" in d["label"], what="the page still runs code")
 
 
+def test_stuck_python_offers_a_restart_that_restores_the_last_state(site):
+    """A single call the time limit cannot interrupt (here a C-level sleep) keeps the worker
+    busy; the page offers a restart, which reopens the last good state from the URL."""
+    site.run("import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * 3).sum()\n")
+    site.wait_for(lambda d: "w" in d["label"], what="w graph")
+    site.run("import time\ntime.sleep(40)\n")
+    site.page.get_by_role("button", name="Restart Python").click(timeout=60_000)
+    site.wait_ready()
+    data = site.wait_for(lambda d: "w" in d["label"] and "loss" in d["label"], what="state restored after restart")
+    assert data["kind"][data["label"].index("w")] == "leaf"
+
+
 def test_share_link_round_trip(site, context):
     site.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
     site.wait_for(lambda d: "w" in d["label"], what="w graph")
