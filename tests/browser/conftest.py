@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from needs import missing, require
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -35,14 +36,9 @@ if str(ROOT) not in sys.path:
 
 @pytest.fixture(scope="session")
 def browser():
-    # In CI a missing browser must fail the run, not quietly skip the browser tests.
-    in_ci = os.environ.get("CI") == "true"
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        (pytest.fail if in_ci else pytest.skip)("playwright is not installed (pip install playwright)")
+    require("playwright", "pip install playwright; never `playwright install`")
     if not Path(CHROMIUM).exists():
-        (pytest.fail if in_ci else pytest.skip)(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

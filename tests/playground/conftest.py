@@ -2,6 +2,7 @@ import os
 import sys
 
 import pytest
+from needs import require
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
@@ -15,7 +16,7 @@ TORCH_MODULE_NAME = os.environ.get("PLAYGROUND_TORCH", "engine")
 
 @pytest.fixture(scope="session")
 def torch_module():
-    return pytest.importorskip(TORCH_MODULE_NAME)
+    return require(TORCH_MODULE_NAME, "the module user code gets as torch")
 
 
 @pytest.fixture(scope="session")

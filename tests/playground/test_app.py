@@ -1,7 +1,8 @@
 """The app object without a browser: widgets set and clicked as a person would, sources read back."""
 import pytest
+from needs import require
 
-pn = pytest.importorskip("panel")
+pn = require("panel", "pip install -e '.[test]'")
 
 from playground.app import Playground  # noqa: E402
 from playground.model import examples, links  # noqa: E402
