@@ -412,6 +412,29 @@ def _prepare_v(v, inputs, is_inputs_tuple, create_graph, name):
     return v
 
 
+def _gradient_with_graph(func, inputs, v, create_graph, strict, name):
+    """What vhp and hvp share: the inputs, v, the scalar output and its gradient with a graph."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, name)
+    outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", name)
+    _check_requires_grad(outputs, "outputs", strict=strict)
+    _single_output(outputs, is_outputs_tuple, name)
+    jac = _autograd_grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict=strict)
+    return is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac
+
+
+def _second_grad(outputs, wrt, v, refs, create_graph, strict, mode):
+    """Differentiate ``outputs`` against ``wrt`` with ``v`` in the grad mode PyTorch uses;
+    missing grads become zeros shaped like ``refs``."""
+    enable = True if create_graph else _grad_mode.is_grad_enabled()
+    with _grad_mode.set_grad_enabled(enable):
+        grad_res = _autograd_grad(outputs, wrt, v, create_graph=create_graph)
+        return _fill_in_zeros(grad_res, refs, strict, create_graph, mode)
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """The output of a scalar ``func`` and the vector-Hessian product ``v^T H``.
 
@@ -419,19 +442,9 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     (tensor(9.), tensor([ 6., 12.]))
     """
     with _grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "vhp")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vhp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
-        _single_output(outputs, is_outputs_tuple, "vhp")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict=strict)
-    enable = True if create_graph else _grad_mode.is_grad_enabled()
-    with _grad_mode.set_grad_enabled(enable):
-        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-        result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _gradient_with_graph(
+            func, inputs, v, create_graph, strict, "vhp")
+    result = _second_grad(jac, inputs, v, inputs, create_graph, strict, "double_back")
     outputs = _grad_postprocess(outputs, create_graph)
     result = _grad_postprocess(result, create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_inputs_tuple)
@@ -444,22 +457,12 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     (tensor(9.), tensor([ 6., 12.]))
     """
     with _grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "hvp")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "hvp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
-        _single_output(outputs, is_outputs_tuple, "hvp")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict=strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _gradient_with_graph(
+            func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(_zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
-    enable = True if create_graph else _grad_mode.is_grad_enabled()
-    with _grad_mode.set_grad_enabled(enable):
-        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
-        result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
+    result = _second_grad(double_back, grad_jac, v, inputs, create_graph, strict, "double_back_trick")
     outputs = _grad_postprocess(outputs, create_graph)
     result = _grad_postprocess(result, create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_inputs_tuple)
