@@ -23,15 +23,10 @@ const url = window.location.href;
 if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(() => {}); }
 """
 
+# Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
-    "en": {"example": "Example", "output": "output", "gradient": "gradient (empty: ones)",
-           "requires_grad": "requires_grad (click to toggle)", "inspector": "Tensors", "history": "Gradient history",
-           "graph": "Computation graph", "code": "Code", "result": "Output",
-           "copied": "Link copied: it reopens exactly this state.", "nodes": "nodes", "calls": "backward calls"},
-    "zh": {"example": "示例", "output": "输出张量", "gradient": "gradient（留空：全 1）",
-           "requires_grad": "requires_grad（点击切换）", "inspector": "张量", "history": "梯度历史",
-           "graph": "计算图", "code": "代码", "result": "输出",
-           "copied": "链接已复制：打开它会恢复完全相同的状态。", "nodes": "个节点", "calls": "次 backward"},
+    "en": {"copied": "Link copied: it reopens exactly this state.", "nodes": "nodes", "calls": "backward calls"},
+    "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。", "nodes": "个节点", "calls": "次 backward"},
 }
 
 
