@@ -85,10 +85,6 @@ def detach(t):
     return t.detach()
 
 
-def numel_of(t):
-    return t.numel()
-
-
 def broadcast_tensors(*tensors):
     import numpy as _np
 

@@ -150,23 +150,6 @@ def _sequence_dtype(data):
     return dt
 
 
-def _flatten_kinds(data):
-    kind = None
-    stack = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, Tensor):
-            k = "float" if x._data.dtype.kind == "f" else None
-            kind = kind or k
-        elif isinstance(x, float) and not isinstance(x, np.floating):
-            kind = "float"
-        elif isinstance(x, np.ndarray):
-            kind = kind or "ndarray"
-    return kind
-
-
 def _unwrap_nested(data):
     if isinstance(data, Tensor):
         return data._data

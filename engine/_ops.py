@@ -408,10 +408,6 @@ def floor_divide(a, b):
     return _binary(FLOOR_DIVIDE, _floor_div, a, b)
 
 
-def _nograd(data):
-    return _wrap(np.asarray(data))
-
-
 # ----- Unary math -----
 
 def _unary(name, node, fwd, vjp, saves=()):
@@ -1699,8 +1695,6 @@ def getitem(x, index):
     if not acted:
         out = _slice(out, 0, slice(None)) if nd else _view_of(record(INDEX, (x,), x._data[...], {"index": ()}), x)
     return out
-
-
 
 
 def select(x, dim, index):
