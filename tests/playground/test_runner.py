@@ -180,7 +180,7 @@ def test_endless_loop_is_stopped(torch_module, mode):
         assert res.error.kind == "timeout" and res.error.type == "TimeoutError"
         assert res.error.message == "Your code ran for more than 1 s and was stopped"
         assert res.error.line is not None
-        assert 0.9 < elapsed < 2.5
+        assert 0.9 < elapsed < 5
 
 
 def test_time_limit_covers_hooks_run_by_backward(torch_module):
@@ -196,7 +196,7 @@ def test_time_limit_covers_hooks_run_by_backward(torch_module):
     call = runner.call(lambda: (x * 2).sum().backward(), res.program)
     assert call.error.kind == "timeout"
     assert "line 3, in hook" in call.error.traceback
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 5
 
 
 def test_time_limit_adds_no_tracing_in_cpython(torch_module):
