@@ -549,12 +549,28 @@ def _audit(event, args):
     if event == "open" and isinstance(args[0], str) and "site-packages" in args[0]:
         opened.add(args[0].split("site-packages/", 1)[1])
 sys.addaudithook(_audit)
+# The order in which modules finish importing: the worker imports them in this order, a few at a
+# time, while the sketch is already live (static/prelude.py: _pg_warm).
+import importlib._bootstrap as _bootstrap
+loaded = []
+_load_unlocked = _bootstrap._load_unlocked
+def _recording_load(spec):
+    module = _load_unlocked(spec)
+    loaded.append(spec.name)
+    return module
+_bootstrap._load_unlocked = _recording_load
 before = set(sys.modules)
 t0 = time.perf_counter()
 exec(PRELUDE, globals())
+quick_view = json.loads(_pg_quick_start(""))
+t_quick = time.perf_counter() - t0
 docs_json, render_items, root_ids, timings = await _pg_run_app(APP_SOURCE, APP_FILENAME)
+_bootstrap._load_unlocked = _load_unlocked
 json.dumps({
     "seconds": time.perf_counter() - t0,
+    "quick_seconds": t_quick,
+    "quick_graph": quick_view["graph"].count("<rect"),
+    "import_order": [m for m in loaded if not m.startswith("bokeh_app")],
     "timings": json.loads(timings),
     "modules": sorted({m.split(".")[0] for m in set(sys.modules) - before}),
     "opened_data": sorted(p for p in opened if not p.endswith((".py", ".pyc"))),
@@ -661,20 +677,30 @@ HEAD_SCRIPTS_RE = re.compile(
     r'Bokeh\.set_log_level\("[a-z]+"\);\s*</script>')
 
 
+PRERENDERED_RE = re.compile(r'<script type="application/json" id="[^"]+">.*?</script>\s*'
+                            r'<script>(?:(?!</script>).)*embed_document(?:(?!</script>).)*</script>', re.S)
+
+
 def add_first_view(html: str, sketch: str) -> str:
-    """Put the first view right after the loading banner, and move the blocking BokehJS/Panel
-    scripts from <head> to just after it, in the same order: the browser paints the sketch while
-    ~3 MB of JavaScript still loads, and every later inline script still finds Bokeh defined."""
+    """Put the sketch (the first view, live before Panel is) right after the loading banner.
+
+    The page then needs neither the pre-rendered document nor, at first, BokehJS: the
+    document is dropped (150 kB), and the BokehJS/Panel scripts leave <head> for a list that
+    boot.js loads, in the same order, once the sketch is live; parsing 3 MB of JavaScript
+    earlier would slow Python's start on a small machine."""
     if not sketch:
         return html
     anchor = '<span id="pg-loading-msg">Loading Python…</span></div>'
     head_end = html.find("</head>")
     scripts = HEAD_SCRIPTS_RE.search(html, 0, head_end)
-    if html.count(anchor) != 1 or not scripts:
-        raise BuildError("cannot find the loading banner or the head scripts in the page")
-    moved = scripts.group(0)
+    prerendered = PRERENDERED_RE.findall(html)
+    if html.count(anchor) != 1 or not scripts or len(prerendered) != 1:
+        raise BuildError("cannot find the loading banner, the head scripts or the pre-rendered document in the page")
+    srcs = re.findall(r'src="([^"]+)"', scripts.group(0))
     html = html[:scripts.start()] + html[scripts.end():]
-    return html.replace(anchor, anchor + "\n" + sketch + "\n" + moved, 1)
+    html = PRERENDERED_RE.sub("", html, count=1)
+    later = f"<script>window.__pgScripts = {json.dumps(srcs)};</script>"
+    return html.replace(anchor, anchor + "\n" + sketch + "\n" + later, 1)
 
 
 def copy_static_refs(refs: set[str], pypi: dict[str, Path], out: Path) -> list[str]:
@@ -803,20 +829,23 @@ def assemble(staging: Path, app: Path, core_dir: Path, tmp: Path, official_lock:
     # the worker itself while the runtime boots (see static/worker.js).
     pure = [{"file_name": lock["packages"][w.name]["file_name"], "sha256": lock["packages"][w.name]["sha256"]}
             for w in wheels]
-    config = {"indexURL": PYODIDE_DIR, "packages": pyodide_names, "wheels": pure,
-              "sitePackages": SITE_PACKAGES, "env": env, "prelude": prelude, "app": app_spec}
-    worker = (STATIC / "worker.js").read_text().replace("/*@CONFIG@*/ null", json.dumps(config), 1)
-    (staging / "worker.js").write_text(worker)
-    shutil.copyfile(STATIC / "unzip.js", staging / "unzip.js")
-    name, version, path, integrity = FFLATE
-    (staging / "fflate.js").write_bytes(npm_file(npm_pack(name, version, integrity), path))
-
     smoke_result = None
     if smoke:
         log("smoke test: the worker's Python in Pyodide under Node")
         smoke_result = smoke_test(staging / PYODIDE_DIR, packages, env, prelude, app_spec)
         unused = sorted(n for n in packages if not set(lock["packages"][n]["imports"]) & set(smoke_result["modules"]))
         smoke_result["packages_not_imported"] = unused
+        if not smoke_result["quick_graph"]:
+            raise BuildError("smoke test: the quick start drew no graph for the default example")
+    # Without the smoke run's import order, Panel is imported in one go (the sketch then waits).
+    warm = smoke_result.pop("import_order") if smoke_result else []
+    config = {"indexURL": PYODIDE_DIR, "packages": pyodide_names, "wheels": pure,
+              "sitePackages": SITE_PACKAGES, "env": env, "prelude": prelude, "app": app_spec, "warm": warm}
+    worker = (STATIC / "worker.js").read_text().replace("/*@CONFIG@*/ null", json.dumps(config), 1)
+    (staging / "worker.js").write_text(worker)
+    shutil.copyfile(STATIC / "unzip.js", staging / "unzip.js")
+    name, version, path, integrity = FFLATE
+    (staging / "fflate.js").write_bytes(npm_file(npm_pack(name, version, integrity), path))
 
     # What a first visit downloads: the page, its scripts and styles, the worker, the runtime,
     # every wheel. (The editor loads a mode and a theme on top, a few kB.)
@@ -947,7 +976,8 @@ def print_report(report: dict, out: Path) -> None:
     smoke = report.get("smoke")
     if smoke:
         t = smoke["timings"]
-        print(f"Smoke test (Pyodide under Node): import panel {t['import_panel']:.2f} s, run app "
+        print(f"Smoke test (Pyodide under Node): quick start (sketch live) {smoke['quick_seconds']:.2f} s, "
+              f"import panel {t['import_panel']:.2f} s, run app "
               f"{t['run_app']:.2f} s, write_doc {t['write_doc']:.2f} s")
         if smoke["packages_not_imported"]:
             print("  shipped but not imported at start: " + ", ".join(smoke["packages_not_imported"]))

@@ -46,14 +46,17 @@ class Playground(pn.viewable.Viewer):
     language = param.Selector(objects=["en", "zh"], default="en")
     example = param.String(default=examples.DEFAULT_KEY, allow_None=True)
 
-    def __init__(self, session=None, **params):
+    def __init__(self, session=None, state=None, notice=None, link=None, **params):
+        """``session``/``state``: carry on from a quick start (playground.quick) instead of
+        running the default example; ``notice``: a message to show at once; ``link``: the
+        hash the page already shows for ``state`` (not to be reopened)."""
         super().__init__(**params)
         self.session = session or make_session("in_process" if IN_BROWSER else "subprocess")
         self.snapshot = {}
         self._quiet = False
         self._last_run = (None, 0.0)
         self._last_hash = None
-        self._restored = None
+        self._restored = link
 
         ex = examples.get_example(self.example or examples.DEFAULT_KEY)
         self.editor = pn.widgets.CodeEditor(
@@ -101,7 +104,12 @@ class Playground(pn.viewable.Viewer):
 
         self._layout = self._build_layout()
         self._apply_example_settings(ex)
-        self._show(self.session.run(ex.code))
+        if state:
+            self.restore(state)
+        else:
+            self._show(self.session.run(ex.code))
+        if notice:
+            self._message(notice)
         if pn.state.curdoc is not None or IN_BROWSER:
             pn.state.onload(self._restore_from_link)
             if pn.state.location is not None:
@@ -338,4 +346,6 @@ def create_app(**kwargs):
 
 
 if pn.state.curdoc is not None or IN_BROWSER:
-    create_app().servable(title="Autograd Playground")
+    from playground import quick
+
+    create_app(**quick.handoff()).servable(title="Autograd Playground")

@@ -16,6 +16,7 @@
   mark("boot");
 
   const worker = new Worker("worker.js");
+  worker.postMessage({ type: "hello", hash: location.hash });
   worker.busy = false;
   worker.queue = [];
   let jsdoc = null;
@@ -81,8 +82,28 @@
     document.body.append(box);
   }
 
+  // BokehJS and Panel's scripts (build.py lists them in window.__pgScripts): needed only when
+  // the full app arrives, so they load once the sketch is live, executed in their order.
+  let scriptsLoaded = null;
+  function loadScripts() {
+    if (!scriptsLoaded) {
+      scriptsLoaded = domReady.then(() => Promise.all((window.__pgScripts || []).map((src) =>
+        new Promise((resolve, reject) => {
+          const el = document.createElement("script");
+          el.src = src;
+          el.async = false;
+          el.onload = resolve;
+          el.onerror = () => reject(new Error("could not load " + src));
+          document.head.append(el);
+        }))));
+      scriptsLoaded.then(() => mark("scripts_loaded"), () => {});
+    }
+    return scriptsLoaded;
+  }
+
   async function render(msg) {
     await domReady;
+    await loadScripts();
     const docs_json = JSON.parse(msg.docs_json);
     const render_items = JSON.parse(msg.render_items);
     const root_ids = JSON.parse(msg.root_ids);
@@ -97,10 +118,10 @@
     render_items[0].roots = roots;
     render_items[0].root_ids = root_ids;
 
-    Bokeh.index.roots.map((view) => view.remove());
     for (const el of document.querySelectorAll("[data-root-id]")) el.innerHTML = "";
     const [views] = await Bokeh.embed.embed_items(docs_json, render_items);
     mark("rendered");
+    document.getElementById("pg-sketch")?.remove();
     jsdoc = [...views.roots.values()][0].model.document;
     jsdoc.on_change(sendChange, false);
     worker.postMessage({ type: "rendered" });
@@ -109,7 +130,7 @@
 
   function interactive() {
     site.ready = true;
-    document.body.classList.remove("pg-loading", "pn-loading");
+    document.body.classList.remove("pg-loading", "pn-loading", "pg-quick", "pg-quick-busy");
     status("");
     // After the first visit everything is served by the service worker: the app works offline.
     window.addEventListener("load", registerServiceWorker, { once: true });
@@ -136,9 +157,106 @@
     }
   }
 
+  // ---------------------------------------------------------------- the live sketch
+  // Until Panel is loaded, the sketch (views/sketch.py) is the playground: its editor, Run,
+  // Backward and Zero grad go to playground.quick in the worker, which sends back new regions.
+  const sketch = {
+    live: false,
+    el: (id) => document.getElementById(id),
+    buttons: () => document.querySelectorAll("#pg-sketch button[data-pg]"),
+    send(action) {
+      const code = sketch.el("pg-sk-code");
+      if (!sketch.live || !code) return;
+      document.body.classList.add("pg-quick-busy");
+      watchBusy();
+      worker.postMessage({ type: "quick", action, code: code.value });
+    },
+    start() {
+      const code = sketch.el("pg-sk-code");
+      if (!code) return;
+      code.readOnly = false;
+      for (const b of sketch.buttons()) {
+        b.disabled = false;
+        b.removeAttribute("title");
+        b.onclick = () => sketch.send(b.dataset.pg);
+      }
+      code.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          sketch.send("run");
+        }
+      });
+      sketch.live = true;
+      document.body.classList.add("pg-quick");
+    },
+    show(view, first) {
+      const set = (id, html) => {
+        const el = sketch.el(id);
+        if (el && html !== undefined) el.innerHTML = html;
+      };
+      set("pg-sk-graph", view.graph);
+      set("pg-sk-output", (view.notice ? `<div class="ap-banner"></div>` : "") + view.output);
+      if (view.notice) sketch.el("pg-sk-output").firstChild.textContent = view.notice;
+      set("pg-sk-tensors", view.tensors);
+      for (const [id, text] of [["pg-sk-status", view.status], ["pg-sk-backward-output", view.backward_output]]) {
+        if (sketch.el(id)) sketch.el(id).textContent = text;
+      }
+      if (first) {
+        sketch.el("pg-sk-code").value = view.code;
+        if (view.title) {
+          document.querySelector("#pg-sketch .pg-sk-title").textContent = view.title;
+          document.querySelector("#pg-sketch .pg-sk-left p").textContent = view.explain;
+        }
+      }
+      if (view.link) history.replaceState(history.state, "", "#" + view.link);
+    },
+    stop() {
+      sketch.live = false;
+      for (const b of sketch.buttons()) b.disabled = true;
+      const code = sketch.el("pg-sk-code");
+      if (code) code.readOnly = true;
+      return code ? code.value : null;
+    },
+  };
+
+  // Panel is in: hand the sketch's code over and let the app take its place. BokehJS loads
+  // while the worker builds the app (not earlier: it would keep this thread from the sketch).
+  // Tests keep the sketch live with window.__pgHold = true.
+  function handoff() {
+    if (window.__pgHold) {
+      setTimeout(handoff, 50);
+      return;
+    }
+    worker.postMessage({ type: "handoff", code: sketch.stop() });
+    loadScripts();
+  }
+
+  function onQuick(msg) {
+    if (msg.action) {
+      document.body.classList.remove("pg-quick-busy");
+      notBusy();
+    }
+    if (!msg.view) return;
+    domReady.then(() => {
+      const first = !sketch.live && !msg.action;
+      if (first) sketch.start();
+      sketch.show(msg.view, first);
+      if (first) {
+        mark("quick");
+        site.quick = true;
+      } else {
+        site.quickCommands = (site.quickCommands || 0) + 1;
+      }
+    });
+  }
+
   worker.onmessage = (event) => {
     const msg = event.data;
-    if (msg.type === "patch") {
+    if (msg.type === "quick") {
+      onQuick(msg);
+    } else if (msg.type === "warm") {
+      domReady.then(handoff);
+    } else if (msg.type === "patch") {
       if (!jsdoc) return;
       patching += 1;
       try {
@@ -175,21 +293,10 @@
   };
   worker.onerror = (event) => fail(event.message || "worker error");
 
-  // First view: the static sketch (HTML + SVG inlined by build.py) paints with the first frame;
-  // once BokehJS has drawn the pre-rendered document, that takes its place.
+  // First view: the sketch (HTML + SVG inlined by build.py) paints with the first frame.
   const firstPaint = () => {
     if (document.getElementById("pg-sketch") || document.readyState !== "loading") mark("first_view");
     else requestAnimationFrame(firstPaint);
   };
   requestAnimationFrame(firstPaint);
-  domReady.then(() => {
-    const check = () => {
-      if (window.Bokeh && Bokeh.index && Bokeh.index.roots.length) {
-        mark("bokeh_view");
-        if (!site.marks.first_view) mark("first_view");
-        requestAnimationFrame(() => document.getElementById("pg-sketch")?.remove());
-      } else requestAnimationFrame(check);
-    };
-    check();
-  });
 })();

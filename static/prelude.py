@@ -65,15 +65,98 @@ def _bokeh_models_without_signatures():
     model.Model.__init_subclass__ = classmethod(__init_subclass__)
 
 
-if "bokeh.models" not in sys.modules:
-    _bokeh_models_without_signatures()
+_patched = False
+
+
+def _patch_bokeh():
+    """Once ``bokeh.model.model`` is in, before any of Bokeh's models are defined."""
+    global _patched
+    if not _patched and "bokeh.models" not in sys.modules:
+        _patched = True
+        _bokeh_models_without_signatures()
+
 
 _timings = {}
+
+
+# ----- the quick start: the sketch comes alive before Panel is loaded (playground.quick) -----
+
+def _pg_quick_start(link_text):
+    t0 = time.perf_counter()
+    import numpy  # noqa: F401
+
+    t1 = time.perf_counter()
+    import engine  # noqa: F401
+
+    t2 = time.perf_counter()
+    from playground import quick
+
+    view = quick.start(link_text).view()
+    t3 = time.perf_counter()
+    _timings.update(quick_start=t3 - t0, import_numpy=t1 - t0, import_engine=t2 - t1, quick_model=t3 - t2)
+    return json.dumps(view)
+
+
+def _pg_quick(action, code):
+    """A command from the sketch; "" once the app has taken over."""
+    from playground import quick
+
+    return json.dumps(quick._current.command(action, code)) if quick._current else ""
+
+
+def _pg_quick_finish(code):
+    """The code in the sketch's editor as the app takes over: the sketch's last view, or ""."""
+    from playground import quick
+
+    view = quick._current.finish(code) if quick._current else None
+    return json.dumps(view) if view else ""
+
+
+def _pg_warm(names, slice_s=0.03):
+    """Import the app's modules (``names``: the order a build-time run loaded them) while the
+    sketch stays live. worker.js calls this with ``callPromising``: then, every ``slice_s`` of
+    importing, even in the middle of Panel's own ``__init__``, Python's stack is suspended
+    (WebAssembly stack switching, ``run_sync``) and the worker answers the sketch. Where stack
+    switching is missing (Node, older browsers) the imports simply run in one go."""
+    import asyncio
+    import importlib
+    import importlib._bootstrap as bootstrap
+
+    from pyodide.ffi import can_run_sync, run_sync
+
+    t0 = time.perf_counter()
+    due = [t0 + slice_s]
+    load = bootstrap._load_unlocked
+
+    def load_and_yield(spec):
+        module = load(spec)
+        if spec.name == "bokeh.model.model":
+            _patch_bokeh()
+        # The sketch's own commands run while this stack waits: never suspend those.
+        if time.perf_counter() > due[0] and can_run_sync():
+            run_sync(asyncio.sleep(0))
+            due[0] = time.perf_counter() + slice_s
+        return module
+
+    bootstrap._load_unlocked = load_and_yield
+    try:
+        for name in names:
+            if name not in sys.modules:
+                try:
+                    importlib.import_module(name)
+                except Exception:  # noqa: BLE001 (the app's own import reports real problems)
+                    pass
+    finally:
+        bootstrap._load_unlocked = load
+    _timings["warm_imports"] = time.perf_counter() - t0
 
 
 async def _pg_run_app(source, filename):
     """Run the app's source like ``panel serve`` would; return the document as JSON strings."""
     t0 = time.perf_counter()
+    if "bokeh.model.model" not in sys.modules:
+        import bokeh.model.model  # noqa: F401
+    _patch_bokeh()
     from panel.io.pyodide import init_doc, write_doc
 
     t1 = time.perf_counter()

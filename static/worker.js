@@ -25,6 +25,17 @@ let pyodide = null;
 let py = null; // the prelude's functions
 // Messages are handled one at a time, in order: a patch must not overtake the link step.
 let queue = Promise.resolve();
+// The page's first words (its URL hash: a share link), then, once Panel is loaded, the code in
+// the sketch's editor: the app carries on from there.
+const fromPage = { hello: deferred(), handoff: deferred() };
+let quickLive = false; // the sketch's commands are answered (playground.quick) until the handoff
+
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => (resolve = r));
+  promise.resolve = resolve;
+  return promise;
+}
 
 function sendPatch(patch, buffers) {
   post({ type: "patch", patch, buffers });
@@ -97,12 +108,30 @@ async function start() {
   post({ type: "status", msg: "Starting the app…" });
   pyodide.runPython(CONFIG.prelude);
   mark("prelude_done");
+  const get = (name) => pyodide.globals.get(name);
   py = {
-    run: pyodide.globals.get("_pg_run_app"),
-    link: pyodide.globals.get("_pg_link"),
-    patch: pyodide.globals.get("_pg_patch"),
-    location: pyodide.globals.get("_pg_location"),
+    quickStart: get("_pg_quick_start"), quick: get("_pg_quick"), finish: get("_pg_quick_finish"),
+    warm: get("_pg_warm"), run: get("_pg_run_app"), link: get("_pg_link"), patch: get("_pg_patch"),
+    location: get("_pg_location"),
   };
+  // The engine and the model only: the sketch comes alive while Panel still has to load.
+  const hello = await fromPage.hello;
+  post({ type: "quick", view: JSON.parse(py.quickStart(hello.hash || "")) });
+  quickLive = true;
+  mark("quick_ready");
+  post({ type: "status", msg: "Loading the full editor…" });
+  const names = pyodide.toPy(CONFIG.warm);
+  // callPromising lets Python suspend mid-import (stack switching) so the sketch stays live.
+  if (typeof WebAssembly.Suspending === "function") await py.warm.callPromising(names);
+  else py.warm(names);
+  names.destroy();
+  mark("warm_done");
+  post({ type: "warm" });
+  const handoff = await fromPage.handoff;
+  quickLive = false;
+  const last = py.finish(handoff.code);
+  if (last) post({ type: "quick", view: JSON.parse(last), action: "finish" });
+  post({ type: "status", msg: "Opening the full editor…" });
   const result = await py.run(CONFIG.app.source, CONFIG.app.filename);
   const [docs_json, render_items, root_ids, timings] = result.toJs();
   result.destroy();
@@ -128,8 +157,27 @@ async function handle(msg) {
   }
 }
 
+// The sketch's commands and the start-up handshake are answered at once, between the steps of
+// the start (Python yields while it imports Panel); the app's messages wait their turn.
+function quickCommand(msg) {
+  let view = null;
+  try {
+    if (quickLive) view = JSON.parse(py.quick(msg.action, msg.code) || "null");
+  } finally {
+    post({ type: "quick", view, action: msg.action });
+  }
+}
+
 self.onmessage = (event) => {
-  queue = queue.then(() => handle(event.data)).catch(reportError);
+  const msg = event.data;
+  if (msg.type === "hello" || msg.type === "handoff") fromPage[msg.type].resolve(msg);
+  else if (msg.type === "quick") {
+    try {
+      quickCommand(msg);
+    } catch (err) {
+      reportError(err);
+    }
+  } else queue = queue.then(() => handle(msg)).catch(reportError);
 };
 
 function reportError(err) {

@@ -3,19 +3,8 @@ from bokeh.models import (Arrow, ColumnDataSource, CustomJS, Range1d, HoverTool,
                           WheelZoomTool)
 from bokeh.plotting import figure
 
-# Looks per node kind: fill, border, text colour. Close to torchviz's palette so it feels familiar
-# (blue leaves and AccumulateGrad, grey grad_fn nodes, green output), plus our extra states.
-STYLE = {
-    "leaf": ("#dbeafe", "#2563eb", "#1e3a8a"),
-    "accumulate": ("#bfdbfe", "#3b82f6", "#1e3a8a"),
-    "function": ("#e5e7eb", "#6b7280", "#111827"),
-    "tensor": ("#ffffff", "#6b7280", "#111827"),
-    "output": ("#bbf7d0", "#16a34a", "#14532d"),
-    "const": ("#f8fafc", "#cbd5e1", "#64748b"),
-    "detached": ("#ffedd5", "#f97316", "#7c2d12"),
-}
-NODE_W, NODE_H = 2.8, 0.8
-SCALE_X, SCALE_Y = 3.4, 1.55  # layout units (one layer, one row) to figure units; rows leave room for grads
+from .look import KIND_NAMES, NODE_H, NODE_W, STYLE, caption, grad_short, positions  # noqa: F401 (re-exported)
+
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
 # (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide).
 FONT_PER_BOX_PX = 0.14
@@ -27,11 +16,6 @@ text.glyph.text_font_size = (size < 5 ? 0 : size).toFixed(1) + 'px';
 grad.glyph.text_font_size = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
 grad.glyph.y_offset = ppu * %s / 2 + 1;
 """ % (FONT_PER_BOX_PX, NODE_W, NODE_H)
-KIND_NAMES = {
-    "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
-    "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
-    "detached": "detached tensor",
-}
 
 TOOLTIP = """
 <div style="max-width:420px">
@@ -92,34 +76,6 @@ NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "val
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
 
 
-BAND_LAYERS = 12  # a graph deeper than this wraps into bands, so it fits a screen
-
-
-def positions(nodes):
-    """Figure coordinates per node id. Long graphs wrap into bands that snake left-right-left, so
-    consecutive bands meet at the same side and the whole graph keeps a readable aspect."""
-    layers = sorted({n["x"] for n in nodes})
-    if len(layers) <= BAND_LAYERS + 4:
-        return {n["id"]: (n["x"] * SCALE_X, -n["y"] * SCALE_Y) for n in nodes}
-    rank = {x: i for i, x in enumerate(layers)}
-    rows = {}
-    for n in nodes:
-        band = rank[n["x"]] // BAND_LAYERS
-        lo, hi = rows.get(band, (n["y"], n["y"]))
-        rows[band] = (min(lo, n["y"]), max(hi, n["y"]))
-    offset, top = {}, 0.0
-    for band in sorted(rows):
-        lo, hi = rows[band]
-        offset[band] = top - lo
-        top += hi - lo + 1.6
-    out = {}
-    for n in nodes:
-        r = rank[n["x"]]
-        band, col = divmod(r, BAND_LAYERS)
-        if band % 2:
-            col = BAND_LAYERS - 1 - col
-        out[n["id"]] = (col * SCALE_X, -(n["y"] + offset[band]) * SCALE_Y)
-    return out
 
 
 def node_data(nodes, pos=None):
@@ -135,7 +91,7 @@ def node_data(nodes, pos=None):
         cols["x"].append(x)
         cols["y"].append(y)
         cols["label"].append(n["label"])
-        cols["caption"].append(_caption(n))
+        cols["caption"].append(caption(n))
         cols["kind"].append(kind)
         cols["kind_name"].append(KIND_NAMES.get(kind, kind) + (" (freed: saved tensors released)" if freed else ""))
         cols["value"].append(n.get("value") or _rule(n))
@@ -151,38 +107,11 @@ def node_data(nodes, pos=None):
     return cols
 
 
-MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)
-
-
-def _fit(label):
-    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
-
-
 def _rule(n):
     if n["kind"] not in ("function", "accumulate"):
         return ""
     rule = RULES.get(n["label"], "backward of a custom or less common op")
     return f"backward: {rule}"
-
-
-def _caption(n):
-    if n["kind"] in ("function", "accumulate"):
-        return _fit(n["label"]) + ("\n(freed)" if n.get("freed") else "")
-    sub = n.get("shape_text") or ""
-    if n.get("dtype") and n["dtype"] not in ("torch.float32",):
-        sub += f" {n['dtype'].replace('torch.', '')}"
-    return f"{_fit(n['label'])}\n{sub}" if sub else _fit(n["label"])
-
-
-def grad_short(n, limit=30):
-    """A one-line glimpse of a computed grad, drawn under the node."""
-    if n.get("grad_state") != "computed" or not n.get("grad"):
-        return ""
-    text = " ".join(n["grad"].split())
-    if text.startswith("tensor(") and text.endswith(")"):
-        text = text[len("tensor("):-1]
-    text = "∇ " + text
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def edge_data(nodes, edges, pos=None):

@@ -1,7 +1,5 @@
-"""Thin Panel views: each turns a snapshot (plain dicts) into escaped HTML or widget values."""
+"""Thin views: each turns a snapshot (plain dicts) into escaped HTML for a Panel pane or the sketch."""
 from html import escape
-
-import panel as pn
 
 # ----- output and errors -----
 
@@ -114,4 +112,6 @@ def explanation_html(example, language):
 
 
 def html_pane(**kwargs):
+    import panel as pn  # here, so the HTML functions above work before Panel is loaded (views.sketch)
+
     return pn.pane.HTML("", sizing_mode="stretch_width", **kwargs)

@@ -1,12 +1,16 @@
-"""A static HTML + SVG picture of a snapshot: the page's first view while scripts still load.
+"""The sketch: the playground as plain HTML + SVG, with no Panel or Bokeh.
 
-build.py inlines it into the static site so a visitor sees the default example's code and graph
-within the first paint; the live Bokeh view replaces it. Same geometry and colours as the live
-graph (views.graph), no script.
+build.py inlines it in the static site, so the default example's code and graph are painted with
+the first frame. As soon as Python (engine and model only) is up in the page's worker, the sketch
+comes alive (playground.quick): code can be edited and run, Backward and Zero grad work, and the
+graph is redrawn, while Panel and Bokeh still load. The full app then takes its place. Same
+geometry and colours as the live graph (views.look).
 """
 from html import escape
 
-from .graph import NODE_H, NODE_W, STYLE, _caption, positions
+from . import panels
+from .look import NODE_H, NODE_W, STYLE, caption, grad_short, positions
+from .style import CSS
 
 _PX = 38  # pixels per figure unit in the sketch
 
@@ -14,7 +18,7 @@ _PX = 38  # pixels per figure unit in the sketch
 def graph_svg(graph):
     nodes, edges = graph.get("nodes", []), graph.get("edges", [])
     if not nodes:
-        return ""
+        return '<div class="ap-note">No graph yet: run code that makes a tensor with requires_grad=True.</div>'
     pos = positions(nodes)
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
@@ -40,25 +44,62 @@ def graph_svg(graph):
     for n in nodes:
         fill, line, text = STYLE.get(n["kind"], STYLE["function"])
         cx, cy = px(*pos[n["id"]])
-        parts.append(f'<rect x="{cx - w / 2:.1f}" y="{cy - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
+        opacity = ' opacity="0.35"' if n.get("freed") else ""
+        parts.append(f'<g data-node="{escape(str(n["id"]))}"{opacity}><title>{escape(n["label"])}</title>'
+                     f'<rect x="{cx - w / 2:.1f}" y="{cy - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
                      f'fill="{fill}" stroke="{line}" stroke-width="{2.5 if n["kind"] == "output" else 1.2}"/>')
-        lines = _caption(n).split("\n")
+        lines = caption(n).split("\n")
         for i, label in enumerate(lines):
             dy = (i - (len(lines) - 1) / 2) * 13
             parts.append(f'<text x="{cx:.1f}" y="{cy + dy + 4:.1f}" text-anchor="middle" font-size="11" '
                          f'font-family="system-ui, sans-serif" fill="{text}">{escape(label)}</text>')
+        glimpse = grad_short(n)
+        if glimpse:
+            parts.append(f'<text class="pg-sk-grad" x="{cx:.1f}" y="{cy + h / 2 + 13:.1f}" text-anchor="middle" '
+                         f'font-size="10" font-family="system-ui, sans-serif" fill="#15803d">{escape(glimpse)}</text>')
+        parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
 
 
+def status_text(snapshot):
+    n = len((snapshot.get("graph") or {}).get("nodes") or [])
+    return f"{n} nodes · {snapshot.get('backward_count', 0)} backward calls"
+
+
+def parts(snapshot, language="en", output=None):
+    """The sketch's live regions for ``snapshot``: what the page swaps in after each command.
+    ``output``: the tensor Backward starts from (default: the snapshot's own choice)."""
+    return {
+        "code": snapshot.get("code") or "",
+        "graph": graph_svg(snapshot.get("graph") or {}),
+        "output": panels.output_html(snapshot, language),
+        "tensors": panels.inspector_html(snapshot),
+        "status": status_text(snapshot),
+        "backward_output": output or snapshot.get("default_output") or "",
+    }
+
+
 def sketch_html(snapshot, title, explanation):
-    """The first view: title, explanation, code and graph of ``snapshot``, as plain HTML."""
+    """The whole sketch for ``snapshot``, controls disabled until Python answers."""
+    p = parts(snapshot)
+    off = ' disabled title="Python is loading"'
     return (
-        '<div id="pg-sketch" aria-hidden="true">'
+        f'<div id="pg-sketch"><style>{CSS}</style>'
         '<div class="pg-sk-head">∂ Autograd Playground <small>see PyTorch\'s autograd work</small></div>'
         '<div class="pg-sk-body"><div class="pg-sk-left">'
         f'<div class="pg-sk-title">{escape(title)}</div><p>{escape(explanation)}</p>'
-        f'<pre>{escape(snapshot.get("code") or "")}</pre></div>'
-        f'<div class="pg-sk-right"><div class="pg-sk-section">COMPUTATION GRAPH</div>{graph_svg(snapshot.get("graph") or {})}'
+        f'<textarea id="pg-sk-code" spellcheck="false" autocomplete="off" wrap="off" aria-label="code" readonly>'
+        f'{escape(p["code"])}</textarea>'
+        f'<div class="pg-sk-bar"><button data-pg="run" class="pg-sk-primary"{off}>Run</button>'
+        '<span class="ap-status">Ctrl+Enter runs</span></div>'
+        f'<div id="pg-sk-output">{p["output"]}</div></div>'
+        '<div class="pg-sk-right"><div class="pg-sk-bar"><span class="pg-sk-section">COMPUTATION GRAPH</span>'
+        f'<span id="pg-sk-status" class="ap-status">{escape(p["status"])}</span></div>'
+        f'<div id="pg-sk-graph">{p["graph"]}</div>'
+        f'<div class="pg-sk-bar"><button data-pg="backward" class="pg-sk-go"{off}>Backward</button>'
+        f'<button data-pg="zero_grad" class="pg-sk-warn"{off}>Zero grad</button>'
+        f'<span class="ap-status">of <b id="pg-sk-backward-output">{escape(p["backward_output"])}</b></span></div>'
+        f'<div class="pg-sk-section">TENSORS</div><div id="pg-sk-tensors">{p["tensors"]}</div>'
         "</div></div></div>"
     )

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 READY_TIMEOUT_MS = 180_000  # cold start under a loaded 2-core CI machine
 READY = "() => window.__site && (window.__site.ready || window.__site.error !== null)"
-# The live document is the last one; the first is the pre-rendered copy.
+# The live document (the only one: the first view is the sketch, plain HTML).
 NODES = """() => {
   const doc = Bokeh.documents[Bokeh.documents.length - 1];
   const src = doc.get_model_by_name('graph_nodes');
@@ -60,11 +60,12 @@ def test_first_view_then_interactive(built_site, site_server, context, recorder)
     page = context.new_page()
     page.goto(site_server.url)
     marks = wait_ready(page)
-    # The pre-rendered view is drawn before Python has even built the live document.
-    assert 0 < marks["first_view"] < marks["doc_ready"] <= marks["interactive"], marks
+    # The sketch is painted at once, live (the engine in the worker) before the app is built.
+    assert 0 < marks["first_view"] < marks["quick"] < marks["doc_ready"] <= marks["interactive"], marks
     assert not page.locator("#pg-loading").is_visible()
     assert page.evaluate("document.body.className") == ""  # Panel's readiness flag is gone too
-    assert page.evaluate("Bokeh.documents.length") >= 2  # pre-rendered copy + live document
+    assert page.evaluate("Bokeh.documents.length") == 1
+    assert page.locator("#pg-sketch").count() == 0  # the app took its place
 
     before = nodes(page)
     after = edit_and_run(page)

@@ -104,3 +104,31 @@ def test_language_switch_shows_chinese_explanation(app):
     app.language_toggle.value = "zh"
     assert examples.default_example().explain("zh")[:10] in app.explain_pane.object
     assert "第一个计算图" in app.example_select.options
+
+
+def test_carries_on_from_the_quick_start(torch_module):
+    """The static site's sketch hands its session and state over (playground.quick)."""
+    from playground import quick
+
+    started = quick.QuickStart(session=InProcessSession(torch_module, time_limit=2.0))
+    code = "import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n"
+    started.command("backward", code)
+    app = Playground(**started.handoff(), language="en")
+    assert app.session is started.session
+    assert app.editor.value == code and app.output_select.value == "loss"
+    assert _node(app, "w")["grad"] == "tensor([2., 2., 2.])"
+    assert app.snapshot["backward_count"] == 1
+    assert app.link_state()["actions"] == [{"op": "backward", "output": "loss", "gradient": None,
+                                            "retain_graph": False, "create_graph": False}]
+    # The address bar already shows this state: the app neither reopens it nor changes it.
+    assert app._restored == started.link() == links.encode(app.link_state())
+    assert not app.banner.visible
+
+
+def test_quick_start_notice_reaches_the_app(torch_module):
+    from playground import quick
+
+    started = quick.QuickStart("#v1.broken", session=InProcessSession(torch_module, time_limit=2.0))
+    app = Playground(**started.handoff())
+    assert app.banner.visible and "This link is damaged" in app.banner.object
+    assert app.editor.value == examples.default_example().code

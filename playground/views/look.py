@@ -1,0 +1,78 @@
+"""How the graph looks: palette, box geometry, positions and captions. No Bokeh: the static
+sketch (views.sketch) draws with it too, before Bokeh is loaded."""
+
+# Looks per node kind: fill, border, text colour. Close to torchviz's palette so it feels familiar
+# (blue leaves and AccumulateGrad, grey grad_fn nodes, green output), plus our extra states.
+STYLE = {
+    "leaf": ("#dbeafe", "#2563eb", "#1e3a8a"),
+    "accumulate": ("#bfdbfe", "#3b82f6", "#1e3a8a"),
+    "function": ("#e5e7eb", "#6b7280", "#111827"),
+    "tensor": ("#ffffff", "#6b7280", "#111827"),
+    "output": ("#bbf7d0", "#16a34a", "#14532d"),
+    "const": ("#f8fafc", "#cbd5e1", "#64748b"),
+    "detached": ("#ffedd5", "#f97316", "#7c2d12"),
+}
+NODE_W, NODE_H = 2.8, 0.8
+SCALE_X, SCALE_Y = 3.4, 1.55  # layout units (one layer, one row) to figure units; rows leave room for grads
+KIND_NAMES = {
+    "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
+    "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
+    "detached": "detached tensor",
+}
+
+
+BAND_LAYERS = 12  # a graph deeper than this wraps into bands, so it fits a screen
+
+
+def positions(nodes):
+    """Figure coordinates per node id. Long graphs wrap into bands that snake left-right-left, so
+    consecutive bands meet at the same side and the whole graph keeps a readable aspect."""
+    layers = sorted({n["x"] for n in nodes})
+    if len(layers) <= BAND_LAYERS + 4:
+        return {n["id"]: (n["x"] * SCALE_X, -n["y"] * SCALE_Y) for n in nodes}
+    rank = {x: i for i, x in enumerate(layers)}
+    rows = {}
+    for n in nodes:
+        band = rank[n["x"]] // BAND_LAYERS
+        lo, hi = rows.get(band, (n["y"], n["y"]))
+        rows[band] = (min(lo, n["y"]), max(hi, n["y"]))
+    offset, top = {}, 0.0
+    for band in sorted(rows):
+        lo, hi = rows[band]
+        offset[band] = top - lo
+        top += hi - lo + 1.6
+    out = {}
+    for n in nodes:
+        r = rank[n["x"]]
+        band, col = divmod(r, BAND_LAYERS)
+        if band % 2:
+            col = BAND_LAYERS - 1 - col
+        out[n["id"]] = (col * SCALE_X, -(n["y"] + offset[band]) * SCALE_Y)
+    return out
+
+
+MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)
+
+
+def _fit(label):
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def caption(n):
+    if n["kind"] in ("function", "accumulate"):
+        return _fit(n["label"]) + ("\n(freed)" if n.get("freed") else "")
+    sub = n.get("shape_text") or ""
+    if n.get("dtype") and n["dtype"] not in ("torch.float32",):
+        sub += f" {n['dtype'].replace('torch.', '')}"
+    return f"{_fit(n['label'])}\n{sub}" if sub else _fit(n["label"])
+
+
+def grad_short(n, limit=30):
+    """A one-line glimpse of a computed grad, drawn under the node."""
+    if n.get("grad_state") != "computed" or not n.get("grad"):
+        return ""
+    text = " ".join(n["grad"].split())
+    if text.startswith("tensor(") and text.endswith(")"):
+        text = text[len("tensor("):-1]
+    text = "∇ " + text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
