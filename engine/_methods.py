@@ -129,13 +129,8 @@ Tensor.new_tensor = _new_tensor
 Tensor.new_full = _new_full
 
 # ----- Operators -----
-Tensor.__add__ = _ops.add
-Tensor.__radd__ = lambda self, other: _ops.add(other, self) if isinstance(other, Tensor) else _ops.add(self, other)
 Tensor.__sub__ = _ops.sub
 Tensor.__rsub__ = _ops.rsub
-Tensor.__mul__ = _ops.mul
-Tensor.__rmul__ = _ops.mul
-Tensor.__truediv__ = _ops.div
 Tensor.__rtruediv__ = _ops.rdiv
 Tensor.__floordiv__ = _ops.floor_divide
 Tensor.__rfloordiv__ = lambda self, other: _ops.floor_divide(other, self)
@@ -181,11 +176,32 @@ def _checks_operand(fn):
     return operator
 
 
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+for _name in ("__sub__", "__rsub__", "__rtruediv__",
               "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
               "__rmatmul__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
               "__xor__", "__rand__", "__ror__", "__rxor__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
+
+
+# The commonest operators call the shared kernel directly: one Python call less per op, and the
+# backward rules are made of them.
+def _arith_operator(name, op, ufunc, true_div=False):
+    binary = _ops._binary
+
+    def operator(self, other):
+        if type(other) in _FAST_OPERANDS or isinstance(other, _OPERANDS):
+            return binary(op, ufunc, self, other, None, true_div)
+        return NotImplemented
+
+    operator.__name__ = operator.__qualname__ = name
+    return operator
+
+
+Tensor.__add__ = _arith_operator("add", _ops.ADD, np.add)
+Tensor.__radd__ = _checks_operand(lambda self, other: _ops.add(other, self) if isinstance(other, Tensor) else
+                                  _ops._binary(_ops.ADD, np.add, self, other))
+Tensor.__mul__ = Tensor.__rmul__ = _arith_operator("mul", _ops.MUL, np.multiply)
+Tensor.__truediv__ = _arith_operator("div", _ops.DIV, np.true_divide, True)
 
 
 # ----- NumPy ufuncs on tensors -----

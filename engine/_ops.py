@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import node_class
-from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _wrap, check_size, is_scalar, record,
+from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size, is_scalar, record,
                       unpack_saved)
 
 
@@ -134,14 +134,16 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
     # its loop: relu's backward), or a float tensor and a Python number. Most calls take it.
     if type(a) is Tensor:
         xa = a._data
+        da = xa.dtype
         tb = type(b)
         if tb is Tensor:
             xb = b._data
-            slow = (xa.dtype != xb.dtype and (xb.dtype.kind != "b" or xa.dtype.kind != "f" or type(fwd) is not np.ufunc)
-                    or true_div and xa.dtype.kind != "f")
+            db = xb.dtype
+            slow = (db is not da and db != da and (db.kind != "b" or da.kind != "f" or type(fwd) is not np.ufunc)
+                    or true_div and da.kind != "f")
         else:
             xb = b
-            slow = tb is not float and tb is not int or xa.dtype.kind != "f"
+            slow = tb is not float and tb is not int or da.kind != "f"
     else:
         slow = True
     dt = None
@@ -168,7 +170,14 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         out = np.asarray(out)
     if dt is not None and out.dtype != dt:
         out = out.astype(dt)
-    return record(op, (a, b), out, attrs) if _grad_mode._enabled else _wrap(out)
+    if _grad_mode._enabled:
+        return record(op, (a, b), out, attrs)
+    t = _new(Tensor)  # _wrap(out), inlined: the rules of a backward pass run this for most ops
+    t._data = out
+    t._requires_grad = False
+    t._grad_fn = None
+    t._vc = [0]
+    return t
 
 
 # ----- Binary arithmetic -----
@@ -256,7 +265,10 @@ def _sub_check(a, b):
 
 
 def sub(a, b, *, alpha=1):
-    _sub_check(a, b)
+    tb = type(b)
+    if not (type(a) is Tensor and a._data.dtype.kind == "f"
+            and (tb is float or tb is int or tb is Tensor and b._data.dtype.kind == "f")):
+        _sub_check(a, b)
     return _binary(SUB, np.subtract if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
                    a, b, None if alpha == 1 else {"alpha": alpha})
 
@@ -424,7 +436,14 @@ def _unary(name, node, fwd, vjp, saves=()):
             _quiet_off(quiet)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
-        return record(op, (x,), out) if _grad_mode._enabled else _wrap(out)
+        if _grad_mode._enabled:
+            return record(op, (x,), out)
+        t = _new(Tensor)  # _wrap(out), inlined
+        t._data = out
+        t._requires_grad = False
+        t._grad_fn = None
+        t._vc = [0]
+        return t
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``{name}``; its backward node is ``{node}``."
@@ -1374,7 +1393,7 @@ def copy_slices(view, out):
     else:
         edge = (base._grad_accumulator(), 0) if base._requires_grad else (None, 0)
     node.next_functions = (edge,) + tuple(inner.next_functions[1:])
-    node._metas = [(base._data.shape, base._data.dtype)] + list(inner._metas[1:])
+    node._metas = [_Meta((base._data.shape, base._data.dtype))] + list(inner._metas[1:])
     node._saved = []  # nothing of its own; released like any node so a second backward is caught
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
     refresh_view(view)

@@ -148,25 +148,22 @@ class _Saved:
         self.is_output = is_output
 
 
-class _Meta:
-    """Stands in for an input the backward rule needs only the shape and dtype of."""
+class _Meta(tuple):
+    """``(shape, NumPy dtype)`` of a node's input, kept at record time; it stands in for an input
+    the backward rule needs only the shape and dtype of, so no stand-in is built per backward."""
 
-    __slots__ = ("_shape", "_np")
-
-    def __init__(self, shape, np_dtype):
-        self._shape = shape
-        self._np = np_dtype
+    __slots__ = ()
 
     @property
     def shape(self):
-        return Size(self._shape)
+        return Size(self[0])
 
     @property
     def dtype(self):
-        return _dtypes.from_numpy_dtype(self._np)
+        return _dtypes.from_numpy_dtype(self[1])
 
     def dim(self):
-        return len(self.shape)
+        return len(self[0])
 
     def numel(self):
         return self.shape.numel()
@@ -207,7 +204,11 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     if type(result) is tuple:
         outs = tuple(_wrap(_as_array(r)) for r in result)
     else:
-        outs = _wrap(result if type(result) is np.ndarray else np.asarray(result))
+        outs = _new(Tensor)  # _wrap(result), inlined: this runs once per op
+        outs._data = result if type(result) is np.ndarray else np.asarray(result)
+        outs._requires_grad = False
+        outs._grad_fn = None
+        outs._vc = [0]
     if not _grad_mode._enabled:
         return outs
     edges = []
@@ -218,7 +219,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
             if t._view_version is not None and t._view_version != t._vc[0]:
                 _refresh_view(t)
             d = t._data
-            metas.append((d.shape, d.dtype))
+            metas.append(_Meta((d.shape, d.dtype)))
             if t._requires_grad:
                 needed = True
                 fn = t._grad_fn
@@ -244,14 +245,15 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
         saved = []
         save_for = op.save_for
         for i in saves:
-            users = save_for.get(i) if save_for is not None else None
-            if users is not None:
-                for u in users:
-                    if edges[u] is not _NO_EDGE:
-                        break
-                else:
-                    saved.append(_UNUSED)  # no rule that reads it will run
-                    continue
+            if save_for is not None:
+                users = save_for.get(i)
+                if users is not None:
+                    for u in users:
+                        if edges[u] is not _NO_EDGE:
+                            break
+                    else:
+                        saved.append(_UNUSED)  # no rule that reads it will run
+                        continue
             if i == "result":
                 saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
             else:
@@ -295,19 +297,17 @@ _UNUSED = object()  # a saved slot left empty: see Op.save_for
 
 def unpack_saved(node):
     """The inputs a backward rule sees: saved tensors (checked for in-place changes), scalars,
-    or ``_Meta`` stand-ins with shape and dtype."""
+    or the ``_Meta`` stand-ins with shape and dtype."""
     saved = node._saved
     if saved is None and node._freed:
         raise freed_error()
-    op = node._op
-    metas = node._metas
-    args = [None] * len(metas)
+    args = list(node._metas)
     result = None
     if saved:
-        for pos, s in zip(op.saves, saved):
+        for pos, s in zip(node._op.saves, saved):
             if s is _UNUSED:
                 continue
-            if isinstance(s, _Saved):
+            if type(s) is _Saved:
                 t = s.tensor
                 if t._vc[0] != s.version:
                     raise RuntimeError(_version_message(t, s.version, node if s.is_output else None))
@@ -324,9 +324,6 @@ def unpack_saved(node):
                 result = t
             else:
                 args[pos] = t
-    for i, m in enumerate(metas):
-        if m is not None and args[i] is None:
-            args[i] = _Meta(m[0], m[1])
     return result, args
 
 
@@ -500,9 +497,7 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (a vector-Jacobian product
         with ``gradient`` when self is not a scalar)."""
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         t = _wrap(self._data)
@@ -780,6 +775,14 @@ class Tensor:
             self._output_nr = out._output_nr
             self._requires_grad = True
         return self
+
+
+def _autograd_backward(*args, **kwargs):
+    # Bound on first use (engine.autograd imports this module), then called directly.
+    global _autograd_backward
+    from .autograd import backward as _autograd_backward
+
+    _autograd_backward(*args, **kwargs)
 
 
 def _rebuild(data, requires_grad):

@@ -91,17 +91,15 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     root_nodes = [n for (n, _), _ in roots]
     if targets is None:
         needed = None
-        deps = {}
-        seen = set(root_nodes)
-        stack = list(seen)
+        deps = dict.fromkeys(root_nodes, 0)
+        stack = list(deps)
         while stack:
             for child, _ in stack.pop().next_functions:
                 if child is not None:
-                    if child in seen:
+                    if child in deps:
                         deps[child] += 1
                     else:
                         deps[child] = 1
-                        seen.add(child)
                         stack.append(child)
     else:
         # grad() and backward(inputs=...) run only the nodes that lead to a target.

@@ -64,6 +64,16 @@ def test_backward_with_gradient_argument(torch_ref, et):
     assert same(torch_ref, et, fn)[0][1][0][2] == [[2.0, 2.0], [-6.0, 16.0]]
 
 
+def test_backward_from_roots_where_one_feeds_another(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * 2).sum()
+        torch.autograd.backward([y, y * 3])
+        return x.grad
+
+    assert same(torch_ref, et, fn)
+
+
 @pytest.mark.torch
 def test_second_backward_without_retain_graph_raises_and_keeps_grads(torch_ref, et):
     def fn(torch):
