@@ -6,11 +6,14 @@
     python build.py --serve [--port N]   # build, then serve on http://127.0.0.1:N/
     python build.py --serve --no-build   # serve what is already built
 
-The page shows the app pre-rendered at build time (Panel's converter) at once, with a
+The page shows the app's sketch (its ``first_view_html()``: plain HTML + SVG) at once, with a
 "Loading Python…" banner, while a Web Worker boots Pyodide 0.27.7, installs NumPy and the
 wheels listed in PACKAGES plus this project's own wheel (all from ./pyodide/, all listed in
-its pyodide-lock.json), runs the app and swaps in the live document. A service worker keeps
-every file, so after one visit the site works offline.
+its pyodide-lock.json). The sketch comes alive as soon as the engine is imported
+(playground/quick.py); Panel and the app's modules then load a few at a time (in the order
+the Node smoke run loaded them), the app is built on the sketch's session, and its live
+document takes the sketch's place (Panel's converter renders the page around it). A service
+worker keeps every file, so after one visit the site works offline.
 
 Everything comes from PyPI and the npm registry, is checked against pinned sha256 values
 and is cached in .cache/, so a rebuild needs no network. For load time: pure-Python wheels

@@ -1,11 +1,14 @@
 /* Page side of the static site (build.py inlines it at the top of <head>).
  *
- * Starts the Python worker before anything else loads, shows the pre-rendered view with a
- * "Loading Python…" banner, swaps in the live document when the worker has built it, syncs
- * the two documents both ways, then registers the service worker for offline use.
+ * Starts the Python worker before anything else loads. The sketch (build.py inlines it) is the
+ * first view; it comes alive once the worker has the engine (Run, Backward, Zero grad answered
+ * by playground/quick.py). When Panel is loaded the page hands the sketch's code over, loads
+ * BokehJS, draws the live document in the sketch's place, syncs the two documents both ways,
+ * then registers the service worker for offline use.
  *
  * window.__site exposes progress for tests and benchmarks:
- *   marks: {name: ms since navigation start}, ready, error, offlineReady, timings (Python side).
+ *   marks: {name: ms since navigation start}, quick, ready, error, offlineReady, timings
+ *   (Python side).
  */
 (function () {
   "use strict";
@@ -42,8 +45,26 @@
     });
   }
 
+  // Code typed but not yet run survives a reload: kept in localStorage with the state it was
+  // typed over (the URL hash), and put back in the editor when that state is opened again.
+  const DRAFT_KEY = "pg-draft";
+  function saveDraft(code) {
+    try {
+      localStorage.setItem(DRAFT_KEY, JSON.stringify({ base: location.hash, code }));
+    } catch (err) {} // storage off (private mode): nothing kept, nothing breaks
+  }
+  function loadDraft() {
+    try {
+      const draft = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null");
+      return draft && draft.base === location.hash && typeof draft.code === "string" ? draft.code : null;
+    } catch (err) {
+      return null;
+    }
+  }
+
   function sendChange(event) {
     if ((event.setter_id != null && event.setter_id === "py") || patching > 0) return;
+    if (event.attr === "code_input" && typeof event.value === "string") saveDraft(event.value);
     if (worker.busy && event.model && event.attr) {
       // Keep only the latest value of each attribute while Python is busy.
       worker.queue = worker.queue.filter((e) => !(e.model === event.model && e.attr === event.attr));
@@ -107,7 +128,7 @@
     const docs_json = JSON.parse(msg.docs_json);
     const render_items = JSON.parse(msg.render_items);
     const root_ids = JSON.parse(msg.root_ids);
-    // The pre-rendered roots were laid out by the same app: map the live roots onto them.
+    // The converter laid out one placeholder per root of the same app: map the live roots onto them.
     const data_roots = [];
     for (const el of document.querySelectorAll("[data-root-id]")) {
       data_roots.push([el.getAttribute("data-root-id"), el.id]);
@@ -180,6 +201,7 @@
         b.removeAttribute("title");
         b.onclick = () => sketch.send(b.dataset.pg);
       }
+      code.addEventListener("input", () => saveDraft(code.value));
       code.addEventListener("keydown", (e) => {
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
           e.preventDefault();
@@ -202,7 +224,8 @@
         if (sketch.el(id)) sketch.el(id).textContent = text;
       }
       if (first) {
-        sketch.el("pg-sk-code").value = view.code;
+        const draft = loadDraft();
+        sketch.el("pg-sk-code").value = draft === null ? view.code : draft;
         if (view.title) {
           document.querySelector("#pg-sketch .pg-sk-title").textContent = view.title;
           document.querySelector("#pg-sketch .pg-sk-left p").textContent = view.explain;

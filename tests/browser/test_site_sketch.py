@@ -98,3 +98,24 @@ def test_a_broken_link_shows_why_in_the_sketch(site_server, context):
     page = open_held(context, site_server.url + "#v1.not-a-real-link")
     assert "This link is damaged" in page.inner_text("#pg-sk-output")
     assert "MeanBackward0" in page.inner_text("#pg-sk-graph")  # the default example instead
+
+
+def test_code_typed_but_not_run_survives_a_reload(site_server, context):
+    page = open_held(context, site_server.url)
+    draft = "import torch\nk = torch.ones(2, requires_grad=True)\nm = (k * 5).sum()\n"
+    page.fill("#pg-sk-code", draft)
+    page.reload()
+    page.wait_for_function("() => window.__site && window.__site.quick")
+    assert page.input_value("#pg-sk-code") == draft
+    assert "MeanBackward0" in page.inner_text("#pg-sk-graph")  # typed, not run: the graph is the last run's
+
+    # In the full app too: typed in its editor, not run, then a reload.
+    pg = release(page)
+    pg.wait_for(lambda d: "k" in d["label"], what="the draft, run when the app took over")
+    second = "import torch\nq = torch.ones(3, requires_grad=True)\nr = q.sum()\n"
+    pg.set_code(second)
+    page.wait_for_timeout(300)
+    page.evaluate("window.__pgHold = true")
+    page.reload()
+    page.wait_for_function("() => window.__site && window.__site.quick")
+    assert page.input_value("#pg-sk-code") == second
