@@ -98,7 +98,13 @@
     text.textContent = "Python has been busy for " + BUSY_MS / 1000 + " s (a very long computation?). ";
     const button = document.createElement("button");
     button.textContent = "Restart Python";
-    button.onclick = () => location.reload();
+    button.onclick = () => {
+      // The code that kept Python busy must not come back as a draft and run again.
+      try {
+        localStorage.removeItem(DRAFT_KEY);
+      } catch (err) {}
+      location.reload();
+    };
     box.append(text, button);
     document.body.append(box);
   }
