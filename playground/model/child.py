@@ -1,8 +1,9 @@
 """The child process of SubprocessSession: an InProcessSession behind JSON lines.
 
 Run as ``python -m playground.model.child --module engine``. One JSON command per line in,
-one ``{"snapshot": {...}}`` line out. Limits: address space (after imports) and CPU time per
-command via setrlimit; the parent adds a wall-clock limit.
+one ``{"snapshot": {...}}`` line out. Limits: address space (after imports), CPU time per
+command and file size via setrlimit, no new processes; the parent adds a wall-clock limit and
+kills the child's whole process group.
 """
 import argparse
 import importlib
@@ -22,12 +23,37 @@ def _vm_size_bytes():
         return None
 
 
+FILE_LIMIT_MB = 16  # the largest file user code may write
+
+
+def _deny_processes():
+    """User code may not start processes: a fork bomb or a stray server would outlive the
+    session. (Python-level, so it holds for root too, where RLIMIT_NPROC does not.)"""
+    def denied(*args, **kwargs):
+        raise PermissionError("The playground does not let code start processes.")
+
+    for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp",
+                 "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe",
+                 "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe"):
+        if hasattr(os, name):
+            setattr(os, name, denied)
+    import subprocess
+
+    subprocess.Popen.__init__ = denied
+
+
 def _set_limits(memory_mb):
     try:
         import resource
+        import signal
     except ImportError:  # not on Linux/macOS: the parent's wall-clock limit still applies
         return None
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # Too big a file: the write fails with an error (EFBIG) instead of a signal killing us.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    size = FILE_LIMIT_MB * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size if hard == resource.RLIM_INFINITY else min(size, hard), hard))
     base = _vm_size_bytes()
     if base is not None and memory_mb:
         limit = base + int(memory_mb) * 1024 * 1024
@@ -93,6 +119,7 @@ def main(argv=None):
     torch_module = importlib.import_module(args.module)
     session = InProcessSession(torch_module, time_limit=args.time_limit, max_functions=args.max_functions)
     resource = _set_limits(args.memory_mb)
+    _deny_processes()
 
     def send(obj):
         proto_out.write(json.dumps(obj).encode("utf-8") + b"\n")

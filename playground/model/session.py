@@ -365,9 +365,12 @@ def _kill(proc):
 
     if proc is not None and proc.poll() is None:
         try:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)  # the child leads its own group: take anything it started
         except OSError:
-            pass
+            try:
+                proc.kill()
+            except OSError:
+                pass
     if proc is not None:
         try:
             proc.wait(timeout=5)
@@ -465,7 +468,7 @@ class SubprocessSession:
              "--time-limit", str(self.time_limit), "--memory-mb", str(self.memory_mb),
              "--cpu-seconds", str(self.cpu_seconds), "--max-functions", str(self.max_functions)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            cwd=_ROOT, env=env, close_fds=True,
+            cwd=_ROOT, env=env, close_fds=True, start_new_session=True,
         )
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, SubprocessSession._cleanup, [self._proc])

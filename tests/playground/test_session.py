@@ -264,6 +264,21 @@ def test_subprocess_memory_bombs(child):
         assert len(snap.graph["nodes"]) == 9
 
 
+def test_subprocess_code_cannot_start_processes_or_fill_the_disk(child, tmp_path):
+    child.run(DEFAULT)
+    for code in ("import os\nos.fork()\n", "import os\nos.system('true')\n",
+                 "import subprocess\nsubprocess.run(['true'])\n"):
+        snap = child.run(code)
+        assert snap.error["type"] == "PermissionError", snap.error
+        assert snap.error["message"] == "The playground does not let code start processes."
+        assert len(snap.graph["nodes"]) == 9
+    big = tmp_path / "big.bin"
+    snap = child.run(f"with open({str(big)!r}, 'wb') as f:\n    f.write(b'0' * (32 * 1024 * 1024))\n")
+    assert snap.error["type"] == "OSError" and "File too large" in snap.error["message"], snap.error
+    assert big.stat().st_size <= 16 * 1024 * 1024
+    assert child.run("print('alive')").stdout == "alive\n"
+
+
 def test_subprocess_survives_os_exit(child):
     child.run(DEFAULT)
     snap = child.run("import os\nos._exit(1)\n")
