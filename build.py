@@ -840,8 +840,8 @@ def assemble(staging: Path, app: Path, core_dir: Path, tmp: Path, official_lock:
         smoke_result["packages_not_imported"] = unused
         if not smoke_result["quick_graph"]:
             raise BuildError("smoke test: the quick start drew no graph for the default example")
-    # Without the smoke run's import order, Panel is imported in one go (the sketch then waits).
-    warm = smoke_result.pop("import_order") if smoke_result else []
+    # Without the smoke run's import order, only Panel itself is imported while the sketch is live.
+    warm = smoke_result.pop("import_order") if smoke_result else ["panel", "panel.io.pyodide"]
     config = {"indexURL": PYODIDE_DIR, "packages": pyodide_names, "wheels": pure,
               "sitePackages": SITE_PACKAGES, "env": env, "prelude": prelude, "app": app_spec, "warm": warm}
     worker = (STATIC / "worker.js").read_text().replace("/*@CONFIG@*/ null", json.dumps(config), 1)
