@@ -1547,7 +1547,20 @@ def expand(x, *sizes):
                 f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({d.shape[i]}) at "
                 f"non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(d.shape)}")
     check_size(int(math.prod(shape)))
-    return _view_of(record(EXPAND, (x,), np.broadcast_to(d, shape), {"shape": shape}), x)
+    return _view_of(record(EXPAND, (x,), _broadcast_view(d, shape), {"shape": shape}), x)
+
+
+def _broadcast_view(d, shape):
+    """``np.broadcast_to(d, shape)`` (a read-only view, stride 0 along every dim of size 1 in ``d``),
+    built directly when ``d`` is one contiguous block: ``broadcast_to`` costs several small kernels."""
+    if not d.flags.c_contiguous or not d.size:
+        return np.broadcast_to(d, shape)
+    lead = len(shape) - d.ndim
+    ds, st = d.shape, d.strides
+    out = np.ndarray(shape, d.dtype, d, 0, tuple(0 if i < lead or ds[i - lead] == 1 else st[i - lead]
+                                                 for i in range(len(shape))))
+    out.flags.writeable = False
+    return out
 
 
 def broadcast_to(x, shape):
