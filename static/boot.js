@@ -275,6 +275,7 @@
         site.quick = true;
       } else {
         site.quickCommands = (site.quickCommands || 0) + 1;
+        mark("quick_reply");
       }
     });
   }

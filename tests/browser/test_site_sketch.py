@@ -119,3 +119,13 @@ def test_code_typed_but_not_run_survives_a_reload(site_server, context):
     page.reload()
     page.wait_for_function("() => window.__site && window.__site.quick")
     assert page.input_value("#pg-sk-code") == second
+
+
+def test_the_sketch_answers_while_panel_is_still_importing(site_server, context):
+    """The worker suspends Panel's import (stack switching) to run the sketch's commands."""
+    page = open_held(context, site_server.url)
+    sketch_command(page, "backward")
+    page.wait_for_function("() => window.__site.marks.warm_done !== undefined")
+    marks = page.evaluate("window.__site.marks")
+    assert marks["quick"] < marks["quick_reply"] < marks["warm_done"], marks
+    assert page.inner_text("#pg-sk-status") == "9 nodes · 1 backward calls"
