@@ -67,7 +67,9 @@ class Snapshot:
     action: str = "init"
 
     def to_dict(self):
-        return dataclasses.asdict(self)
+        # Shallow: the fields hold plain JSON built afresh for each snapshot (asdict's deep copy
+        # was a third of a 50-node re-run in the browser).
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @classmethod
     def from_dict(cls, data):
