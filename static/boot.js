@@ -212,6 +212,10 @@
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
           e.preventDefault();
           sketch.send("run");
+        } else if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
+          e.preventDefault(); // Python needs indenting: Tab inserts four spaces (Shift+Tab leaves)
+          code.setRangeText("    ", code.selectionStart, code.selectionEnd, "end");
+          saveDraft(code.value);
         }
       });
       sketch.live = true;

@@ -50,8 +50,16 @@ def test_sketch_runs_code_before_panel_and_the_app_carries_on(built_site, site_s
     assert page.is_enabled("#pg-sketch button[data-pg=run]")
     assert "MeanBackward0" in page.inner_text("#pg-sk-graph")  # the default example, live
 
-    page.fill("#pg-sk-code", CODE)
-    sketch_command(page, "run")
+    # Typed as a person types: Tab indents (Python needs it), Ctrl+Enter runs.
+    page.fill("#pg-sk-code", "")
+    page.focus("#pg-sk-code")
+    page.keyboard.insert_text("for _ in range(1):\n")
+    page.keyboard.press("Tab")
+    page.keyboard.insert_text("pass\n" + CODE)
+    done = page.evaluate("window.__site.quickCommands || 0")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function(f"() => (window.__site.quickCommands || 0) > {done}")
+    assert page.input_value("#pg-sk-code") == "for _ in range(1):\n    pass\n" + CODE
     graph = page.inner_text("#pg-sk-graph")
     assert "PowBackward0" in graph and "SumBackward0" in graph and "MeanBackward0" not in graph
     assert page.inner_text("#pg-sk-status") == "5 nodes · 0 backward calls"
@@ -68,7 +76,7 @@ def test_sketch_runs_code_before_panel_and_the_app_carries_on(built_site, site_s
 
     # The address bar holds the state: a link to exactly this.
     state = links.decode(page.evaluate("location.hash"))
-    assert state["code"] == CODE and [a["op"] for a in state["actions"]] == ["backward"]
+    assert state["code"] == "for _ in range(1):\n    pass\n" + CODE and [a["op"] for a in state["actions"]] == ["backward"]
 
     pg = release(page)
     assert pg.node("x")["grad"] == "tensor([2., 4., 6.])"  # the same session, not a re-run from scratch
