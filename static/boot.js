@@ -299,6 +299,7 @@
         patching -= 1;
       }
     } else if (msg.type === "idle") {
+      site.pythonMs = (site.pythonMs || 0) + msg.ms; // total, for benchmarks
       if (worker.queue.length) {
         const patch = jsdoc.create_json_patch(worker.queue);
         worker.queue = [];

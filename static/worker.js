@@ -147,10 +147,11 @@ async function handle(msg) {
     const urls = performance.getEntriesByType("resource").map((e) => e.name);
     post({ type: "resources", urls });
   } else if (msg.type === "patch") {
+    const t0 = performance.now();
     try {
       py.patch(msg.patch);
     } finally {
-      post({ type: "idle" });
+      post({ type: "idle", ms: performance.now() - t0 }); // Python's share of an update
     }
   } else if (msg.type === "location") {
     py.location(msg.location);
