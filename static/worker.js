@@ -1,6 +1,8 @@
-/* Pyodide worker: boots Python, runs the app, keeps its Bokeh document in sync with the page.
+/* Pyodide worker: boots Python, answers the page's live sketch (playground/quick.py) as soon as
+ * the engine is in, imports Panel meanwhile, then runs the app on the sketch's session and keeps
+ * its Bokeh document in sync with the page.
  *
- * build.py fills in CONFIG: {indexURL, packages, wheels, sitePackages, env, prelude,
+ * build.py fills in CONFIG: {indexURL, packages, wheels, sitePackages, env, prelude, warm,
  * app: {source, filename}}. Every file comes from ./pyodide/ and pyodide-lock.json lists each
  * with its sha256, which the browser checks, so nothing is fetched from another origin.
  *
