@@ -124,8 +124,17 @@ async function start() {
   post({ type: "status", msg: "Loading the full editor…" });
   const names = pyodide.toPy(CONFIG.warm);
   // callPromising lets Python suspend mid-import (stack switching) so the sketch stays live.
-  if (typeof WebAssembly.Suspending === "function") await py.warm.callPromising(names);
-  else py.warm(names);
+  let warmed = false;
+  if (typeof WebAssembly.Suspending === "function") {
+    try {
+      await py.warm.callPromising(names);
+      warmed = true;
+    } catch (err) {
+      console.warn("Importing Panel without stack switching: " + err);
+    }
+  }
+  if (!warmed) py.warm(names); // what is already imported is skipped
+
   names.destroy();
   mark("warm_done");
   post({ type: "warm" });
