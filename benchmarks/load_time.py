@@ -249,7 +249,8 @@ def main() -> int:
         f"{k} {statistics.median(r['python'].get(k, float('nan')) for r in cold):.2f} s"
         for k in ("quick_start", "warm_imports", "run_app", "write_doc")))
     print(f"  50-node re-run: {median(cold, 'rerun50') * 1000:.0f} ms from click to graph_nodes changed, of which "
-          f"{median(cold, 'rerun50_python') * 1000:.0f} ms in the worker's Python (run, trace, document patches)")
+          f"{median(cold, 'rerun50_python') * 1000:.0f} ms in the worker's Python (the editor's last keystrokes, "
+          "the run, trace, layout and the document patch)")
     size = report["first_visit"]
     print(f"\nA first visit downloads {size['bytes'] / 1e6:.2f} MB ({size['gzip'] / 1e6:.2f} MB gzip-compressed)")
     return 0
