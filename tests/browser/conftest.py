@@ -71,7 +71,7 @@ def built_site(tmp_path_factory) -> Path:
     """The static site of SITE_APP: site/ when it is up to date, else a fresh build (once per
     session; a file lock keeps parallel pytest workers from building at the same time)."""
     if not SITE_APP.exists():
-        pytest.skip(f"no app at {SITE_APP}")
+        missing(f"no app at {SITE_APP} to build the site from")
     import build
 
     default = ROOT / "site"

@@ -168,7 +168,7 @@ def test_hints_for_common_autograd_errors(runner):
 @pytest.mark.parametrize("mode", ["signal", "trace", "monitoring"])
 def test_endless_loop_is_stopped(torch_module, mode):
     if mode == "monitoring" and not hasattr(sys, "monitoring"):
-        pytest.skip("sys.monitoring needs Python 3.12 (Pyodide has it)")
+        pytest.skip("sys.monitoring needs Python 3.12 (covered in CI by the static-site tests, where Pyodide runs it)")
     if mode == "signal" and limit_mode() != "signal":
         pytest.skip("no SIGALRM here")
     runner = Runner(torch_module, time_limit=1.0, limit_mode=mode)
