@@ -5,6 +5,7 @@
 """
 import sys
 import time
+from html import escape
 
 import panel as pn
 import param
@@ -25,8 +26,8 @@ if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeTe
 
 # Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
-    "en": {"copied": "Link copied: it reopens exactly this state.", "nodes": "nodes", "calls": "backward calls"},
-    "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。", "nodes": "个节点", "calls": "次 backward"},
+    "en": {"copied": "Link copied: it reopens exactly this state."},
+    "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。"},
 }
 
 
@@ -233,10 +234,7 @@ class Playground(pn.viewable.Viewer):
         self.output_pane.object = panels.output_html(snap, lang)
         self.inspector_pane.object = panels.inspector_html(snap)
         self.history_pane.object = panels.history_html(snap)
-        n = len((snap.get("graph") or {}).get("nodes") or [])
-        ui = UI[lang]
-        self.status.object = (f'<span class="ap-status">{n} {ui["nodes"]} · {snap.get("backward_count", 0)} '
-                              f'{ui["calls"]}</span>')
+        self.status.object = f'<span class="ap-status">{escape(panels.status_text(snap, lang))}</span>'
 
     def _on_language(self):
         with self._silenced():
@@ -245,10 +243,7 @@ class Playground(pn.viewable.Viewer):
         self._sync_link()
 
     def _message(self, text, kind="warn"):
-        from html import escape
-
-        cls = "ap-banner" if kind == "warn" else "ap-note"
-        self.banner.object = f'<div class="{cls}">{escape(text)}</div>'
+        self.banner.object = panels.banner_html(text, kind)
         self.banner.visible = True
 
     def _example_options(self):

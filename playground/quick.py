@@ -7,7 +7,7 @@ the app this very session and the state to reopen, so nothing the user did is lo
 """
 from playground.model import examples, links
 from playground.model.session import InProcessSession
-from playground.views import sketch
+from playground.views import panels, sketch
 
 _current = None
 
@@ -51,6 +51,8 @@ class QuickStart:
     def view(self):
         """The sketch's regions, the link to show in the address bar, and any notice."""
         out = sketch.parts(self.snapshot, self.state["language"], self.output())
+        if self.notice:
+            out["output"] = panels.banner_html(self.notice) + out["output"]
         ex = next((e for e in examples.EXAMPLES if e.key == self.state["example"]), None)
         lang = self.state["language"]
         out["title"], out["explain"] = (ex.title(lang), ex.explain(lang)) if ex else ("", "")
@@ -89,6 +91,11 @@ class QuickStart:
 def start(link_text=""):
     global _current
     _current = QuickStart(link_text)
+    return _current
+
+
+def current():
+    """The quick start still in charge, or None once the app has taken over."""
     return _current
 
 

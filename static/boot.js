@@ -227,8 +227,7 @@
         if (el && html !== undefined) el.innerHTML = html;
       };
       set("pg-sk-graph", view.graph);
-      set("pg-sk-output", (view.notice ? `<div class="ap-banner"></div>` : "") + view.output);
-      if (view.notice) sketch.el("pg-sk-output").firstChild.textContent = view.notice;
+      set("pg-sk-output", view.output);
       set("pg-sk-tensors", view.tensors);
       for (const [id, text] of [["pg-sk-status", view.status], ["pg-sk-backward-output", view.backward_output]]) {
         if (sketch.el(id)) sketch.el(id).textContent = text;

@@ -101,14 +101,16 @@ def _pg_quick(action, code):
     """A command from the sketch; "" once the app has taken over."""
     from playground import quick
 
-    return json.dumps(quick._current.command(action, code)) if quick._current else ""
+    q = quick.current()
+    return json.dumps(q.command(action, code)) if q else ""
 
 
 def _pg_quick_finish(code):
     """The code in the sketch's editor as the app takes over: the sketch's last view, or ""."""
     from playground import quick
 
-    view = quick._current.finish(code) if quick._current else None
+    q = quick.current()
+    view = q.finish(code) if q else None
     return json.dumps(view) if view else ""
 
 

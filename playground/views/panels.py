@@ -111,6 +111,20 @@ def explanation_html(example, language):
     return f'<div class="ap-explain"><div class="ap-explain-title">{escape(title)}</div><p>{escape(text)}</p></div>'
 
 
+def banner_html(text, kind="warn"):
+    """A message above everything: a warning (a broken link, a limit) or a note."""
+    return f'<div class="{"ap-banner" if kind == "warn" else "ap-note"}">{escape(text)}</div>'
+
+
+_STATUS = {"en": "{n} nodes · {calls} backward calls", "zh": "{n} 个节点 · {calls} 次 backward"}
+
+
+def status_text(snapshot, language="en"):
+    """The graph's size and how many backward calls made the current grads."""
+    n = len((snapshot.get("graph") or {}).get("nodes") or [])
+    return _STATUS.get(language, _STATUS["en"]).format(n=n, calls=snapshot.get("backward_count", 0))
+
+
 def html_pane(**kwargs):
     import panel as pn  # here, so the HTML functions above work before Panel is loaded (views.sketch)
 

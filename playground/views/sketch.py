@@ -62,11 +62,6 @@ def graph_svg(graph):
     return "".join(parts)
 
 
-def status_text(snapshot):
-    n = len((snapshot.get("graph") or {}).get("nodes") or [])
-    return f"{n} nodes · {snapshot.get('backward_count', 0)} backward calls"
-
-
 def parts(snapshot, language="en", output=None):
     """The sketch's live regions for ``snapshot``: what the page swaps in after each command.
     ``output``: the tensor Backward starts from (default: the snapshot's own choice)."""
@@ -75,7 +70,7 @@ def parts(snapshot, language="en", output=None):
         "graph": graph_svg(snapshot.get("graph") or {}),
         "output": panels.output_html(snapshot, language),
         "tensors": panels.inspector_html(snapshot),
-        "status": status_text(snapshot),
+        "status": panels.status_text(snapshot),
         "backward_output": output or snapshot.get("default_output") or "",
     }
 
