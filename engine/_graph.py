@@ -53,6 +53,8 @@ class Node:
 
     __slots__ = ("next_functions", "_op", "_saved", "_freed", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
     # Rarely set, so they live in the instance dict only when set: creating a node stays cheap.
+    # ``_plain`` turns False once any of them is set, so the backward walk checks one flag.
+    _plain = True
     _n_outputs = 1
     _pre_hooks = None
     _hooks = None
@@ -84,17 +86,20 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after this node computed its input grads."""
         if self._hooks is None:
             self._hooks = _HookDict()
+            self._plain = False
         return add_hook(self._hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; a returned tuple replaces the grads."""
         if self._pre_hooks is None:
             self._pre_hooks = _HookDict()
+            self._plain = False
         return add_hook(self._pre_hooks, fn)
 
     def _tensor_hooks(self, output_nr):
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
+            self._plain = False
         hooks = self._tensor_pre_hooks.get(output_nr)
         if hooks is None:
             hooks = self._tensor_pre_hooks[output_nr] = _HookDict()
@@ -122,6 +127,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         self.next_functions = ()
+        self._op = None
         self._saved = None
         self._freed = False
         self._seq = _ACCUMULATE_FIRST

@@ -238,6 +238,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     node._attrs = attrs
     if n_outputs != 1:
         node._n_outputs = n_outputs
+        node._plain = False
     node.next_functions = tuple(edges)
     node._metas = metas
     saves = op.saves
@@ -467,6 +468,7 @@ class Tensor:
         fn = self._grad_fn
         if fn._retains is None:
             fn._retains = {}
+            fn._plain = False
         fn._retains[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):

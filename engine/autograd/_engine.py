@@ -127,6 +127,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         buf[nr] = g if buf[nr] is None else buf[nr] + g
 
     captured = {}
+    plain_walk = targets is None and not _grad_mode._anomaly["enabled"]
     heappush, heappop = heapq.heappush, heapq.heappop
     ready = None  # the next node when it is the only one ready: no trip through the heap
     prev = _grad_mode._enabled
@@ -138,6 +139,51 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             else:
                 node = heappop(heap)[2]
             grads = buffers.pop(node)
+            op = node._op
+            if op is not None and plain_walk and node._plain:
+                # The common node: one output, no hooks, an engine op. Its rule runs and each
+                # input grad goes straight to its consumer's buffer (what apply_node does, inlined).
+                g = grads[0]
+                if g is not None:
+                    ans, args = unpack_saved(node)
+                    attrs, metas, vjps = node._attrs, node._metas, op.vjps
+                i = -1
+                for child, nr in node.next_functions:
+                    i += 1
+                    if child is None:
+                        continue
+                    if g is not None:
+                        r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
+                        if r is not None:
+                            shape, dt = metas[i]
+                            if r._data.shape != shape:
+                                r = sum_to(r, shape)
+                            if r._data.dtype is not dt and r._data.dtype != dt:
+                                r = to_dtype(r, dt)
+                            buf = buffers.get(child)
+                            if buf is None:
+                                buffers[child] = [r] if child._n_outputs == 1 else _slot(child, nr, r)
+                            else:
+                                buf[nr] = r if buf[nr] is None else buf[nr] + r
+                        elif child not in buffers:
+                            buffers[child] = [None] * child._n_outputs
+                    elif child not in buffers:
+                        buffers[child] = [None] * child._n_outputs
+                    n = deps[child] - 1
+                    deps[child] = n
+                    if not n:
+                        if ready is None and not heap:
+                            ready = child
+                        else:
+                            if ready is not None:
+                                heappush(heap, (-ready._seq, id(ready), ready))
+                                ready = None
+                            heappush(heap, (-child._seq, id(child), child))
+                if not retain_graph and node._saved is not None:
+                    node._saved = None  # Node._release, inlined
+                    node._freed = True
+                r = g = grads = ans = args = None  # the buffers alone hold the grads: see _accumulate
+                continue
             hooked = False
             if targets is not None:
                 for nr in range(node._n_outputs):
@@ -201,6 +247,12 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             g = g.detach()
         result.append(g)
     return tuple(result)
+
+
+def _slot(node, nr, g):
+    buf = [None] * node._n_outputs
+    buf[nr] = g
+    return buf
 
 
 def _postorder(roots):
