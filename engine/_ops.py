@@ -38,17 +38,24 @@ def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
 
 # NumPy's floating-point warnings off around a kernel (1/0 is inf and 0/0 nan, silently, as in
 # PyTorch). ``np.errstate`` costs more than a small kernel, so on NumPy 2 the context variable it
-# sets is set directly; ``_quiet_off(_quiet_on())`` restores the caller's state either way.
+# sets is set directly; ``_quiet_off(_quiet_on())`` restores the caller's state either way. The
+# backward walk stays quiet throughout, so the hottest kernels first check ``_quiet_state()``.
 try:
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
-    _quiet_on = functools.partial(_extobj_contextvar.set, _make_extobj(all="ignore"))
+    _QUIET = _make_extobj(all="ignore")
+    _quiet_on = functools.partial(_extobj_contextvar.set, _QUIET)
     _quiet_off = _extobj_contextvar.reset
+    _quiet_state = _extobj_contextvar.get
 except (ImportError, TypeError):  # NumPy 1.x
+    _QUIET = object()
     _quiet_on = functools.partial(np.seterr, all="ignore")
 
     def _quiet_off(old):
         np.seterr(**old)
+
+    def _quiet_state():
+        return None
 
 
 def as_tensor_arg(x):
@@ -159,13 +166,14 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
             xb = xb.astype(dt)
         elif not isinstance(b, Tensor) and dt.kind != "f" and isinstance(b, float):
             xb = dt.type(b)
-    quiet = _quiet_on()  # 1/0 is inf and 0/0 nan, silently, as in PyTorch
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()  # 1/0 is inf and 0/0 nan, silently
     try:
         out = fwd(xa, xb) if attrs is None else fwd(xa, xb, **attrs)
     except ValueError:
         raise _broadcast_error(np.shape(xa), np.shape(xb)) from None
     finally:
-        _quiet_off(quiet)
+        if quiet is not None:
+            _quiet_off(quiet)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if dt is not None and out.dtype != dt:
@@ -349,7 +357,7 @@ def pow(a, exponent):
         data = a._data if a._data.dtype == dt else a._data.astype(dt)
         if dt.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        quiet = _quiet_on()  # (-1) ** 0.5 is nan and 0 ** -1 inf, silently, as in PyTorch
+        quiet = None if _quiet_state() is _QUIET else _quiet_on()  # (-1) ** 0.5 is nan, silently
         try:
             if exponent == 2:
                 out = data * data
@@ -360,7 +368,8 @@ def pow(a, exponent):
             else:
                 out = np.power(data, exponent)
         finally:
-            _quiet_off(quiet)
+            if quiet is not None:
+                _quiet_off(quiet)
         return record(POW, (a,), np.asarray(out, dtype=dt), {"exponent": exponent})
     if is_scalar(a):
         b = as_tensor_arg(exponent)
@@ -429,11 +438,12 @@ def _unary(name, node, fwd, vjp, saves=()):
         if type(x) is not Tensor:
             x = as_tensor_arg(x)
         d = x._data
-        quiet = _quiet_on()  # log(0) is -inf and sqrt(-1) nan, silently, as in PyTorch
+        quiet = None if _quiet_state() is _QUIET else _quiet_on()  # log(0) is -inf, silently
         try:
             out = fwd(d if d.dtype.kind == "f" else _float_data(x))
         finally:
-            _quiet_off(quiet)
+            if quiet is not None:
+                _quiet_off(quiet)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         if _grad_mode._enabled:
@@ -471,12 +481,14 @@ _unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: n
 
 
 def _sigmoid(d):
-    quiet = _quiet_on()  # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
+    # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()
     try:
         x = d if d.dtype.itemsize >= 4 else d.astype(np.float32)  # half: in float, as PyTorch computes it
         return np.asarray(1 / (1 + np.exp(-x)), dtype=d.dtype)
     finally:
-        _quiet_off(quiet)
+        if quiet is not None:
+            _quiet_off(quiet)
 
 
 NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
@@ -836,7 +848,7 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
     elif d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
-    quiet = _quiet_on()  # inf + -inf is nan, silently, as in PyTorch
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()  # inf + -inf is nan, silently
     try:
         if dim is None:
             out = np.asarray(np.add.reduce(d, axis=None), dtype=d.dtype)
@@ -844,7 +856,8 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
             dims = norm_dims(dim, d.ndim)
             out = np.add.reduce(d, axis=dims, keepdims=keepdim)
     finally:
-        _quiet_off(quiet)
+        if quiet is not None:
+            _quiet_off(quiet)
     if dim is None:
         return record(SUM, (x,), out)
     return record(SUM_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .._graph import AccumulateGrad
-from .._ops import sum_to, to_dtype
+from .._ops import _quiet_off, _quiet_on, sum_to, to_dtype
 from .._tensor import Size, Tensor, _wrap, unpack_saved
 
 _CYCLE_WARNING = (
@@ -132,6 +132,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     ready = None  # the next node when it is the only one ready: no trip through the heap
     prev = _grad_mode._enabled
     _grad_mode._set(create_graph)
+    quiet = _quiet_on()  # for the whole walk: the rules' kernels then skip setting it one by one
     try:
         while ready is not None or heap:
             if ready is not None:
@@ -229,6 +230,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         heappush(heap, (-child._seq, id(child), child))
             outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
     finally:
+        _quiet_off(quiet)
         _grad_mode._set(prev)
 
     if inputs is None or accumulate:
