@@ -214,6 +214,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     edges = []
     metas = []
     needed = False
+    missing = False  # an input without an edge: see Op.save_for
     for t in inputs:
         if isinstance(t, Tensor):
             if t._view_version is not None and t._view_version != t._vc[0]:
@@ -226,9 +227,11 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 edges.append((fn, t._output_nr) if fn is not None else (t._grad_accumulator(), 0))
             else:
                 edges.append(_NO_EDGE)
+                missing = True
         else:
             metas.append(None)
             edges.append(_NO_EDGE)
+            missing = True
     if not needed:
         return outs
     node = _new(op.node_cls)  # Node.__init__ inlined: this runs once per recorded op
@@ -244,7 +247,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     saves = op.saves
     if saves:
         saved = []
-        save_for = op.save_for
+        save_for = op.save_for if missing else None
         for i in saves:
             if save_for is not None:
                 users = save_for.get(i)
@@ -255,9 +258,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                     else:
                         saved.append(_UNUSED)  # no rule that reads it will run
                         continue
-            if i == "result":
-                saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
-            else:
+            if type(i) is int:
                 t = inputs[i]
                 if isinstance(t, Tensor):
                     s = _new(_Saved)  # _Saved(t) without the call: this runs for most saved inputs
@@ -266,6 +267,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                     s.is_output = False
                     t = s
                 saved.append(t)
+            else:  # "result"
+                saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
         node._saved = saved
     else:
         node._saved = None
