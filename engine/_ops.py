@@ -353,7 +353,9 @@ def pow(a, exponent):
     if isinstance(exponent, Tensor):
         _no_bool(a, exponent, "pow")
     if isinstance(a, Tensor) and is_scalar(exponent):
-        dt = _result_np_dtype(a, exponent)
+        dt = a._data.dtype
+        if dt.kind != "f" or type(exponent) is not float and type(exponent) is not int:
+            dt = _result_np_dtype(a, exponent)
         data = a._data if a._data.dtype == dt else a._data.astype(dt)
         if dt.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -525,7 +527,8 @@ def _in_range(x, lo, hi):
 
 
 def neg(x):
-    x = as_tensor_arg(x)
+    if type(x) is not Tensor:
+        x = as_tensor_arg(x)
     if x._data.dtype == np.bool_:
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -537,7 +540,8 @@ negative = neg
 
 
 def abs(x):
-    x = as_tensor_arg(x)
+    if type(x) is not Tensor:
+        x = as_tensor_arg(x)
     return record(ABS, (x,), np.abs(x._data))
 
 
@@ -549,7 +553,8 @@ def square(x):
 
 
 def relu(x):
-    x = as_tensor_arg(x)
+    if type(x) is not Tensor:
+        x = as_tensor_arg(x)
     return record(RELU, (x,), np.maximum(x._data, 0))
 
 
@@ -647,7 +652,8 @@ def _compare(fwd):
     def f(a, b):
         if b is None:
             return False
-        a, b = as_tensor_arg(a), as_tensor_arg(b)
+        if type(a) is not Tensor or type(b) is not Tensor and type(b) is not float and type(b) is not int:
+            a, b = as_tensor_arg(a), as_tensor_arg(b)
         try:
             return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))))
         except ValueError:
@@ -842,7 +848,8 @@ def _indices_grad(g, shape, dim, keepdim, indices):
 
 
 def sum(x, dim=None, keepdim=False, *, dtype=None):
-    x = as_tensor_arg(x)
+    if type(x) is not Tensor:
+        x = as_tensor_arg(x)
     d = x._data
     if dtype is not None:
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
