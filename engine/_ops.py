@@ -7,7 +7,9 @@ a stand-in with only ``shape`` and ``dtype``. Broadcasting is undone once, by th
 (``sum_to``), never inside a rule.
 """
 import builtins
+import dis
 import functools
+import inspect
 import math
 import warnings
 
@@ -20,7 +22,7 @@ from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _n
 
 
 class Op:
-    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for")
+    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for", "standins")
 
     def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,)):
         self.node_cls = node_class(name, cpp_name)
@@ -28,6 +30,25 @@ class Op:
         self.saves = tuple(saves)
         self.differentiable_outputs = outputs
         self.save_for = None  # {saved position: inputs whose rules read it}; see the table at the end
+        self.standins = _standins(vjps, self.saves)
+
+
+def _standins(vjps, saves):
+    """The unsaved inputs some rule reads (their shape or dtype): only these get a ``_Meta``
+    stand-in at backward, so recording an op keeps a plain ``(shape, dtype)`` per input.
+    None when a rule's parameters can't be told (``*args``, not a plain function): all get one."""
+    read = set()
+    for rule in vjps:
+        code = getattr(rule, "__code__", None)
+        if code is None or code.co_flags & inspect.CO_VARARGS:
+            return None
+        names = code.co_varnames[2:code.co_argcount]  # after (g, ans): the inputs, then any attrs
+        loaded = set(code.co_cellvars)
+        for ins in dis.get_instructions(code):
+            if "FAST" in ins.opname or "DEREF" in ins.opname or "CLOSURE" in ins.opname:
+                loaded.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        read.update(i for i, name in enumerate(names) if name in loaded)
+    return tuple(sorted(i for i in read if i not in saves))
 
 
 def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
@@ -1413,7 +1434,7 @@ def copy_slices(view, out):
     else:
         edge = (base._grad_accumulator(), 0) if base._requires_grad else (None, 0)
     node.next_functions = (edge,) + tuple(inner.next_functions[1:])
-    node._metas = [_Meta((base._data.shape, base._data.dtype))] + list(inner._metas[1:])
+    node._metas = [(base._data.shape, base._data.dtype)] + list(inner._metas[1:])
     node._saved = []  # nothing of its own; released like any node so a second backward is caught
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
     refresh_view(view)

@@ -212,7 +212,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     if not _grad_mode._enabled:
         return outs
     edges = []
-    metas = []
+    metas = []  # (shape, dtype) per input; unpack_saved makes the stand-ins a rule reads (Op.standins)
     needed = False
     missing = False  # an input without an edge: see Op.save_for
     for t in inputs:
@@ -220,7 +220,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
             if t._view_version is not None and t._view_version != t._vc[0]:
                 _refresh_view(t)
             d = t._data
-            metas.append(_Meta((d.shape, d.dtype)))
+            metas.append((d.shape, d.dtype))
             if t._requires_grad:
                 needed = True
                 fn = t._grad_fn
@@ -328,6 +328,12 @@ def unpack_saved(node):
                 result = t
             else:
                 args[pos] = t
+    standins = node._op.standins
+    if standins is None:
+        standins = [i for i, a in enumerate(args) if type(a) is tuple]
+    for i in standins:
+        if i < len(args) and args[i] is not None:
+            args[i] = _Meta(args[i])
     return result, args
 
 
