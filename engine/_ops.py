@@ -218,13 +218,13 @@ SUB = defop("SubBackward0", lambda g, ans, a, b, alpha=1: g,
 RSUB = defop("RsubBackward1", lambda g, ans, a, other, alpha=1: neg(g) if alpha == 1 else g * -alpha)
 MUL = defop("MulBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
 DIV = defop("DivBackward0", lambda g, ans, a, b: g / b,
-            lambda g, ans, a, b: neg(g) * a / (b * b), saves=(0, 1))
+            lambda g, ans, a, b: neg(g) * ((a / b) / b), saves=(0, 1))
 POW = defop("PowBackward0", lambda g, ans, a, exponent: _pow_grad(g, a, exponent), saves=(0,))
 POW_T = defop("PowBackward1",
-              lambda g, ans, a, b: g * b * pow(a, b - 1),
+              lambda g, ans, a, b: where(b == 0, 0.0, g * (b * pow(a, b - 1))),
               lambda g, ans, a, b: g * where(_eq0_and_nonneg(a, b), 0.0, ans * log(a)),
               saves=(0, 1, "result"))
-RPOW = defop("PowBackward2", lambda g, ans, b, base: g * ans * math.log(base) if base > 0
+RPOW = defop("PowBackward2", lambda g, ans, b, base: g * _mul_scalar(ans, math.log(base)) if base > 0
              else g * where(ans == 0, 0.0, ans * math.log(math.fabs(base)) if base else 0.0), saves=("result",))
 MAXIMUM = defop("MaximumBackward0",
                 lambda g, ans, a, b: g * _tie_mask(a, b, gt),
@@ -259,7 +259,7 @@ ADD_SCALAR = defop("AddBackward1", lambda g, ans, a, other: g)
 def _pow_grad(g, a, exponent):
     if exponent == 0:
         return g * 0.0
-    return g * (exponent * pow(a, exponent - 1))
+    return g * _mul_scalar(pow(a, exponent - 1), exponent)
 
 
 def _eq0_and_nonneg(a, b):
@@ -486,21 +486,67 @@ def _unary(name, node, fwd, vjp, saves=()):
 
 _unary("exp", "ExpBackward0", np.exp, lambda g, ans, x: g * ans, saves=("result",))
 _unary("log", "LogBackward0", np.log, lambda g, ans, x: g / x, saves=(0,))
-_unary("log2", "Log2Backward0", np.log2, lambda g, ans, x: g / (x * math.log(2.0)), saves=(0,))
-_unary("log10", "Log10Backward0", np.log10, lambda g, ans, x: g / (x * math.log(10.0)), saves=(0,))
-_unary("log1p", "Log1PBackward0", np.log1p, lambda g, ans, x: g / (x + 1), saves=(0,))
-_unary("expm1", "Expm1Backward0", np.expm1, lambda g, ans, x: g * (ans + 1), saves=("result",))
-_unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, ans, x: g / (ans * 2), saves=("result",))
-_unary("rsqrt", "RsqrtBackward0", lambda d: 1 / np.sqrt(d), lambda g, ans, x: g * pow(ans, 3) * -0.5, saves=("result",))
+# The rules follow PyTorch's derivatives.yaml term by term (``x * 2`` with a Python number is
+# MulBackward1 there), so a double backward builds the graph PyTorch builds.
+_unary("log2", "Log2Backward0", np.log2, lambda g, ans, x: g / _mul_scalar(x, math.log(2.0)), saves=(0,))
+_unary("log10", "Log10Backward0", np.log10, lambda g, ans, x: g / _mul_scalar(x, math.log(10.0)), saves=(0,))
+_unary("log1p", "Log1PBackward0", np.log1p, lambda g, ans, x: g / _add_scalar(x, 1), saves=(0,))
+_unary("expm1", "Expm1Backward0", np.expm1, lambda g, ans, x: g * _add_scalar(ans, 1), saves=("result",))
+_unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, ans, x: g / _mul_scalar(ans, 2), saves=("result",))
+_unary("rsqrt", "RsqrtBackward0", lambda d: 1 / np.sqrt(d), lambda g, ans, x: _mul_scalar(g, -0.5) * pow(ans, 3),
+       saves=("result",))
 _unary("sin", "SinBackward0", np.sin, lambda g, ans, x: g * cos(x), saves=(0,))
-_unary("cos", "CosBackward0", np.cos, lambda g, ans, x: neg(g) * sin(x), saves=(0,))
-_unary("tan", "TanBackward0", np.tan, lambda g, ans, x: g * (ans * ans + 1), saves=("result",))
-_unary("tanh", "TanhBackward0", np.tanh, lambda g, ans, x: g * (1 - ans * ans), saves=("result",))
+_unary("cos", "CosBackward0", np.cos, lambda g, ans, x: g * neg(sin(x)), saves=(0,))
+_unary("tan", "TanBackward0", np.tan, lambda g, ans, x: g * _add_scalar(pow(ans, 2), 1), saves=("result",))
+_unary("tanh", "TanhBackward0", np.tanh, lambda g, ans, x: tanh_backward(g, ans), saves=("result",))
 _unary("sinh", "SinhBackward0", np.sinh, lambda g, ans, x: g * cosh(x), saves=(0,))
 _unary("cosh", "CoshBackward0", np.cosh, lambda g, ans, x: g * sinh(x), saves=(0,))
-_unary("atan", "AtanBackward0", np.arctan, lambda g, ans, x: g / (x * x + 1), saves=(0,))
-_unary("sigmoid", "SigmoidBackward0", lambda d: _sigmoid(d), lambda g, ans, x: g * ans * (1 - ans), saves=("result",))
-_unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: neg(g) * ans * ans, saves=("result",))
+_unary("atan", "AtanBackward0", np.arctan, lambda g, ans, x: g / _add_scalar(x * x, 1), saves=(0,))
+_unary("sigmoid", "SigmoidBackward0", lambda d: _sigmoid(d), lambda g, ans, x: sigmoid_backward(g, ans), saves=("result",))
+_unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: neg(g) * (ans * ans), saves=("result",))
+
+
+# ----- PyTorch's backward kernels, ops of their own with their own rules -----
+# (what a double backward through sigmoid, tanh, relu or softmax shows, and one kernel each)
+
+SIGMOID_BACKWARD = defop("SigmoidBackwardBackward0",
+                         lambda g, ans, grad_output, output: sigmoid_backward(g, output),
+                         lambda g, ans, grad_output, output: g * grad_output * _add_scalar(_mul_scalar(output, -2), 1),
+                         saves=(0, 1))
+TANH_BACKWARD = defop("TanhBackwardBackward0",
+                      lambda g, ans, grad_output, output: tanh_backward(g, output),
+                      lambda g, ans, grad_output, output: g * (_mul_scalar(output, -2) * grad_output),
+                      saves=(0, 1))
+THRESHOLD_BACKWARD = defop("ThresholdBackwardBackward0",
+                           lambda g, ans, grad_output, x, threshold: threshold_backward(g, x, threshold),
+                           lambda g, ans, grad_output, x, threshold: _wrap(np.zeros_like(g._data)),
+                           saves=(1,))
+
+
+def _backward_kernel(op, grad_output, output, out, attrs=None):
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()
+    try:
+        out = out()
+    finally:
+        if quiet is not None:
+            _quiet_off(quiet)
+    return record(op, (grad_output, output), out, attrs)
+
+
+def sigmoid_backward(grad_output, output):
+    go, y = grad_output._data, output._data
+    return _backward_kernel(SIGMOID_BACKWARD, grad_output, output, lambda: go * (y * (1 - y)))
+
+
+def tanh_backward(grad_output, output):
+    go, y = grad_output._data, output._data
+    return _backward_kernel(TANH_BACKWARD, grad_output, output, lambda: go * (1 - y * y))
+
+
+def threshold_backward(grad_output, x, threshold):
+    go = grad_output._data
+    return _backward_kernel(THRESHOLD_BACKWARD, grad_output, x,
+                            lambda: np.where(x._data <= threshold, go.dtype.type(0), go), {"threshold": threshold})
 
 
 def _sigmoid(d):
@@ -515,10 +561,21 @@ def _sigmoid(d):
 
 
 NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
-ABS = defop("AbsBackward0", lambda g, ans, x: g * sign(x), saves=(0,))
-RELU = defop("ReluBackward0", lambda g, ans, x: g * (ans > 0), saves=("result",))
+ABS = defop("AbsBackward0", lambda g, ans, x: g * sgn(x), saves=(0,))
+RELU = defop("ReluBackward0", lambda g, ans, x: threshold_backward(g, ans, 0), saves=("result",))
 LEAKY_RELU = defop("LeakyReluBackward0",
-                   lambda g, ans, x, negative_slope: g * where(x > 0, 1.0, negative_slope), saves=(0,))
+                   lambda g, ans, x, negative_slope: leaky_relu_backward(g, x, negative_slope), saves=(0,))
+LEAKY_RELU_BACKWARD = defop("LeakyReluBackwardBackward0",
+                            lambda g, ans, grad_output, x, negative_slope: leaky_relu_backward(g, x, negative_slope),
+                            lambda g, ans, grad_output, x, negative_slope: _wrap(np.zeros_like(g._data)),
+                            saves=(1,))
+
+
+def leaky_relu_backward(grad_output, x, negative_slope):
+    go = grad_output._data
+    return _backward_kernel(LEAKY_RELU_BACKWARD, grad_output, x,
+                            lambda: np.where(x._data > 0, go, go * go.dtype.type(negative_slope)),
+                            {"negative_slope": negative_slope})
 SOFTPLUS = defop("SoftplusBackward0",
                  lambda g, ans, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)), saves=(0,))
 SILU = defop("SiluBackward0", lambda g, ans, x: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), saves=(0,))
@@ -536,6 +593,7 @@ ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
 ROUND_DECIMALS = defop("RoundBackward1", lambda g, ans, x, decimals: g * 0.0)
 SIGN = defop("SignBackward0", lambda g, ans, x: g * 0.0)
+SGN = defop("SgnBackward0", lambda g, ans, x: _wrap(np.zeros_like(g._data)))  # what abs and norms use
 
 
 def _in_range(x, lo, hi):
@@ -653,6 +711,11 @@ def round(x, *, decimals=0):
 def sign(x):
     d = x._data
     return record(SIGN, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
+
+
+def sgn(x):
+    d = x._data
+    return record(SGN, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
 
 
 def isnan(x):
@@ -834,17 +897,17 @@ def _norm_grad(g, ans, x, p, dims, keepdim):
     if p == 0:
         return None  # PyTorch returns an undefined grad: the input's .grad stays None
     if p == 1:
-        return sign(x) * g
+        return sgn(x) * g
     if p == 2:
         return g * masked_fill(x / n, n == 0, 0.0)
     if math.isinf(p):
         a = abs(x)
         mask = (a == n).to(x.dtype)
         count = sum(mask, dims, keepdim=True) if dims is not None else sum(mask)
-        return sign(x) * (g / count * mask)
+        return sgn(x) * (g / count * mask)
     if p < 1:
-        return sign(x) * masked_fill(pow(abs(x), p - 1), x == 0, 0.0) * g * pow(n, 1 - p)
-    scaled = sign(x) * pow(abs(x), p - 1) if p < 2 else x * pow(abs(x), p - 2)
+        return sgn(x) * masked_fill(pow(abs(x), p - 1), x == 0, 0.0) * g * pow(n, 1 - p)
+    scaled = sgn(x) * pow(abs(x), p - 1) if p < 2 else x * pow(abs(x), p - 2)
     return scaled * masked_fill(g / pow(n, p - 1), n == 0, 0.0)
 
 
@@ -1090,9 +1153,34 @@ def cumsum(x, dim, *, dtype=None):
 
 # ----- Softmax family -----
 
-SOFTMAX = defop("SoftmaxBackward0", lambda g, ans, x, dim: ans * (g - sum(g * ans, dim, keepdim=True)), saves=("result",))
-LOG_SOFTMAX = defop("LogSoftmaxBackward0", lambda g, ans, x, dim: g - exp(ans) * sum(g, dim, keepdim=True),
+SOFTMAX = defop("SoftmaxBackward0", lambda g, ans, x, dim: _softmax_backward_data(g, ans, dim), saves=("result",))
+LOG_SOFTMAX = defop("LogSoftmaxBackward0", lambda g, ans, x, dim: _log_softmax_backward_data(g, ans, dim),
                     saves=("result",))
+SOFTMAX_BACKWARD = defop(
+    "SoftmaxBackwardDataBackward0",
+    lambda g, ans, grad_output, output, dim: _softmax_backward_data(g, output, dim),
+    lambda g, ans, grad_output, output, dim: (grad_output * g - sum(output * grad_output, dim, keepdim=True) * g
+                                              - grad_output * sum(output * g, dim, keepdim=True)),
+    saves=(0, 1))
+LOG_SOFTMAX_BACKWARD = defop(
+    "LogSoftmaxBackwardDataBackward0",
+    lambda g, ans, grad_output, output, dim: g - sum(g * exp(output), dim, keepdim=True),
+    lambda g, ans, grad_output, output, dim: neg(sum(grad_output, dim, keepdim=True)) * exp(output) * g,
+    saves=(0, 1))
+
+
+def _softmax_backward_data(grad_output, output, dim):
+    go, y = grad_output._data, output._data
+    axis = dim if y.ndim else None
+    return _backward_kernel(SOFTMAX_BACKWARD, grad_output, output,
+                            lambda: y * (go - np.add.reduce(go * y, axis=axis, keepdims=True)), {"dim": dim})
+
+
+def _log_softmax_backward_data(grad_output, output, dim):
+    go, y = grad_output._data, output._data
+    axis = dim if y.ndim else None
+    return _backward_kernel(LOG_SOFTMAX_BACKWARD, grad_output, output,
+                            lambda: go - np.exp(y) * np.add.reduce(go, axis=axis, keepdims=True), {"dim": dim})
 
 
 def _softmax_dim(x, dim, name):
@@ -2126,10 +2214,20 @@ MSE = defop("MseLossBackward0",
             lambda g, ans, a, b, reduction="mean": _reduce_grad(g, np.broadcast_shapes(a.shape, b.shape), reduction) * (a - b) * 2,
             lambda g, ans, a, b, reduction="mean": _reduce_grad(g, np.broadcast_shapes(a.shape, b.shape), reduction) * (b - a) * 2,
             saves=(0, 1))
-NLL = defop("NllLossBackward0", lambda g, ans, x, target, weight, ignore_index, reduction, total:
-            _nll_grad(g, x, target, weight, ignore_index, reduction, total))
-NLL2D = defop("NllLoss2DBackward0", lambda g, ans, x, target, weight, ignore_index, reduction, total:
-              _nll_grad(g, x, target, weight, ignore_index, reduction, total))
+def _nll_ops(name):
+    """``nll_loss`` (or ``nll_loss2d``) and its backward kernel, whose own rules are PyTorch's:
+    ``nll_loss`` again for the incoming grad, zeros for the input."""
+    forward = defop(f"{name}Backward0", lambda g, ans, x, **attrs: _nll_loss_backward(backward, g, x, **attrs),
+                    saves=(0,))
+    backward = defop(f"{name}BackwardBackward0",
+                     lambda g, ans, grad_output, x, target, weight, ignore_index, reduction, total:
+                     _nll_loss(forward, g, _wrap(target), weight, ignore_index, reduction),
+                     lambda g, ans, grad_output, x, **attrs: _wrap(np.zeros_like(g._data)))
+    return forward, backward
+
+
+NLL, NLL_BACKWARD = _nll_ops("NllLoss")
+NLL2D, NLL2D_BACKWARD = _nll_ops("NllLoss2D")
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -2239,26 +2337,29 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
     return record(op, (input,), out, attrs)
 
 
-def _nll_grad(g, x, target, weight, ignore_index, reduction, total):
-    shape = x.shape
+def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reduction, total):
+    shape = x._data.shape
     c = shape[1] if len(shape) > 1 else shape[0]
     t2 = target.reshape(-1)
     valid = t2 != ignore_index
     safe = np.where(valid, t2, 0)
-    w = valid.astype(x.dtype.np) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
-    onehot = np.zeros((len(t2), c), dtype=x.dtype.np)
+    dt = x._data.dtype
+    w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
+    onehot = np.zeros((len(t2), c), dtype=dt)
     onehot[np.arange(len(t2)), safe] = -w
     if len(shape) == 1:
         onehot = onehot.reshape(shape)
     elif len(shape) > 2:
         onehot = np.moveaxis(onehot.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1)
-    coef = _wrap(onehot)
+    g = grad_output._data
     if reduction == "mean":
-        return coef * (g / float(total))
-    if reduction == "sum":
-        return coef * g
-    gg = g if len(shape) == 1 else unsqueeze(g, 1)
-    return coef * gg
+        kernel = lambda: onehot * (g / dt.type(total))  # noqa: E731
+    elif reduction == "sum":
+        kernel = lambda: onehot * g  # noqa: E731
+    else:
+        kernel = lambda: onehot * (g if len(shape) == 1 else np.expand_dims(g, 1))  # noqa: E731
+    attrs = {"target": target, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
+    return _backward_kernel(op, grad_output, x, kernel, attrs)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
