@@ -212,10 +212,10 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
 # ----- Binary arithmetic -----
 
 ADD = defop("AddBackward0", lambda g, ans, a, b, alpha=1: g,
-            lambda g, ans, a, b, alpha=1: g if alpha == 1 else g * alpha)
+            lambda g, ans, a, b, alpha=1: g if alpha == 1 else _mul_scalar(g, alpha))
 SUB = defop("SubBackward0", lambda g, ans, a, b, alpha=1: g,
-            lambda g, ans, a, b, alpha=1: neg(g) if alpha == 1 else g * -alpha)
-RSUB = defop("RsubBackward1", lambda g, ans, a, other, alpha=1: neg(g) if alpha == 1 else g * -alpha)
+            lambda g, ans, a, b, alpha=1: neg(g) if alpha == 1 else _mul_scalar(neg(g), alpha))
+RSUB = defop("RsubBackward1", lambda g, ans, a, other, alpha=1: neg(g) if alpha == 1 else _mul_scalar(neg(g), alpha))
 MUL = defop("MulBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
 DIV = defop("DivBackward0", lambda g, ans, a, b: g / b,
             lambda g, ans, a, b: neg(g) * ((a / b) / b), saves=(0, 1))
@@ -578,7 +578,7 @@ def leaky_relu_backward(grad_output, x, negative_slope):
                             {"negative_slope": negative_slope})
 SOFTPLUS = defop("SoftplusBackward0",
                  lambda g, ans, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)), saves=(0,))
-SILU = defop("SiluBackward0", lambda g, ans, x: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), saves=(0,))
+SILU = defop("SiluBackward0", lambda g, ans, x: _silu_grad(g, x), saves=(0,))
 ELU = defop("EluBackward0", lambda g, ans, x, alpha: g * where(x > 0, 1.0, ans + alpha), saves=(0, "result"))
 CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: g * _in_range(x, min, max), saves=(0,))
 CLAMP_T = defop("ClampBackward0",
@@ -646,6 +646,11 @@ def softplus(x, beta=1.0, threshold=20.0):
     d = _float_data(x) * beta
     out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
     return record(SOFTPLUS, (x,), out.astype(x._data.dtype), {"beta": beta, "threshold": threshold})
+
+
+def _silu_grad(g, x):
+    s = sigmoid(x)
+    return g * s * _add_scalar(x * (1 - s), 1.0)
 
 
 def silu(x):
@@ -844,14 +849,20 @@ VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim: _var_gr
             saves=(0,))
 # PyTorch's std_backward: var's rule applied to grad / (2 * std), with 0 where std is 0.
 STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim:
-            _var_grad(masked_fill(g / (ans * 2), ans == 0, 0.0), x, dims, correction, keepdim),
+            _var_grad(masked_fill(g / _mul_scalar(ans, 2), ans == 0, 0.0), x, dims, correction, keepdim),
             saves=(0, "result"))
 
 
 def _var_grad(g, x, dims, correction, keepdim):
     dof = _n_reduced(x.shape, dims) - correction
-    scale = 2.0 / dof if dof else math.inf  # 0 degrees of freedom: nan, as in PyTorch
-    return _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * scale
+    if dof <= 0:  # 0 degrees of freedom: nan, as in PyTorch
+        return _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * math.inf
+    if dims is None or not x.dim():
+        return _mul_scalar(g, 2.0 / dof) * (x - mean(x))
+    if not keepdim:
+        for d in sorted(dims):
+            g = unsqueeze(g, d)
+    return _mul_scalar(g, 2.0 / dof) * (x - mean(x, dims, keepdim=True))
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
                   _expand_back(g, x.shape, dims, keepdim) * exp(x - _expand_back(ans, x.shape, dims, keepdim)),
                   saves=(0, "result"))
@@ -1218,9 +1229,9 @@ MV = defop("MvBackward0", lambda g, ans, m, v: mul(unsqueeze(g, 1), v),
 DOT = defop("DotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
 BMM = defop("BmmBackward0", lambda g, ans, a, b: bmm(g, transpose(b, 1, 2)),
             lambda g, ans, a, b: bmm(transpose(a, 1, 2), g), saves=(0, 1))
-ADDMM = defop("AddmmBackward0", lambda g, ans, c, a, b, beta=1, alpha=1: g if beta == 1 else g * beta,
-              lambda g, ans, c, a, b, beta=1, alpha=1: mm(g, t(b)) * alpha if alpha != 1 else mm(g, t(b)),
-              lambda g, ans, c, a, b, beta=1, alpha=1: mm(t(a), g) * alpha if alpha != 1 else mm(t(a), g),
+ADDMM = defop("AddmmBackward0", lambda g, ans, c, a, b, beta=1, alpha=1: g if beta == 1 else _mul_scalar(g, beta),
+              lambda g, ans, c, a, b, beta=1, alpha=1: _mul_scalar(mm(g, t(b)), alpha) if alpha != 1 else mm(g, t(b)),
+              lambda g, ans, c, a, b, beta=1, alpha=1: _mul_scalar(mm(t(a), g), alpha) if alpha != 1 else mm(t(a), g),
               saves=(1, 2))
 
 
@@ -2211,9 +2222,34 @@ BCE = defop("BinaryCrossEntropyBackward0",
             _reduce_grad(g, p.shape, reduction) * (log(1 - p).clamp(min=-100) - log(p).clamp(min=-100)) * (weight if weight is not None else 1),
             saves=(0, 1))
 MSE = defop("MseLossBackward0",
-            lambda g, ans, a, b, reduction="mean": _reduce_grad(g, np.broadcast_shapes(a.shape, b.shape), reduction) * (a - b) * 2,
-            lambda g, ans, a, b, reduction="mean": _reduce_grad(g, np.broadcast_shapes(a.shape, b.shape), reduction) * (b - a) * 2,
+            lambda g, ans, a, b, reduction="mean": mse_loss_backward(g, a, b, reduction),
+            lambda g, ans, a, b, reduction="mean": mse_loss_backward(g, b, a, reduction),
             saves=(0, 1))
+MSE_BACKWARD = defop("MseLossBackwardBackward0",
+                     lambda g, ans, grad_output, a, b, reduction: mse_loss_backward(g, a, b, reduction),
+                     lambda g, ans, grad_output, a, b, reduction: _mse_double_backward(g * grad_output, a, reduction),
+                     lambda g, ans, grad_output, a, b, reduction: neg(_mse_double_backward(g * grad_output, b, reduction)),
+                     saves=(0, 1, 2))
+
+
+def mse_loss_backward(grad_output, a, b, reduction):
+    """PyTorch's kernel: ``2 * (a - b) * grad``, over the element count for "mean"."""
+    go, x, y = grad_output._data, a._data, _np_of(b)
+    norm = x.dtype.type(2.0)
+    if reduction == "mean":
+        norm = x.dtype.type(2.0 / math.prod(np.broadcast_shapes(x.shape, np.shape(y))))
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()
+    try:
+        out = norm * (x - y) * go
+    finally:
+        if quiet is not None:
+            _quiet_off(quiet)
+    return record(MSE_BACKWARD, (grad_output, a, b), out, {"reduction": reduction})
+
+
+def _mse_double_backward(g, x, reduction):
+    g = _mul_scalar(g, 2)
+    return _div_scalar(g, x.numel()) if reduction == "mean" else g
 def _nll_ops(name):
     """``nll_loss`` (or ``nll_loss2d``) and its backward kernel, whose own rules are PyTorch's:
     ``nll_loss`` again for the incoming grad, zeros for the input."""
