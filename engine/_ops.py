@@ -2203,15 +2203,24 @@ def _reduce_grad(g, shape, reduction):
 
 
 def _bce_logits_grad_x(g, ans, x, y, weight=None, pos_weight=None, reduction="mean"):
-    g = _reduce_grad(g, x.shape, reduction)
-    d = sigmoid(x) - y if pos_weight is None else (1 - y) + (1 + (pos_weight - 1) * y) * (sigmoid(x) - 1)
-    return g * d * weight if weight is not None else g * d
+    if pos_weight is None:
+        d = sigmoid(x) - y
+    else:
+        t = pos_weight * y
+        d = (_add_scalar(t, 1) - y) * sigmoid(x) - t
+    return _weigh_and_reduce(d * g, weight, x, reduction)
 
 
 def _bce_logits_grad_y(g, ans, x, y, weight=None, pos_weight=None, reduction="mean"):
-    g = _reduce_grad(g, y.shape, reduction)
     d = neg(x) if pos_weight is None else (pos_weight - 1) * softplus(neg(x)) - x
-    return g * d * weight if weight is not None else g * d
+    return _weigh_and_reduce(d * g, weight, y, reduction)
+
+
+def _weigh_and_reduce(r, weight, x, reduction):
+    # The tail of PyTorch's binary_cross_entropy_with_logits backward kernels.
+    if weight is not None:
+        r = r * weight
+    return _div_scalar(r, x.numel()) if reduction == "mean" else r
 
 
 BCE_LOGITS = defop("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_grad_x, _bce_logits_grad_y, saves=(0, 1))
@@ -2388,6 +2397,7 @@ def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reducti
     elif len(shape) > 2:
         onehot = np.moveaxis(onehot.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1)
     g = grad_output._data
+    onehot = np.ascontiguousarray(onehot)
     if reduction == "mean":
         kernel = lambda: onehot * (g / dt.type(total))  # noqa: E731
     elif reduction == "sum":
