@@ -1223,16 +1223,34 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
 
 # ----- Linear algebra -----
 
-MM = defop("MmBackward0", lambda g, ans, a, b: mm(g, t(b)), lambda g, ans, a, b: mm(t(a), g), saves=(0, 1))
+MM = defop("MmBackward0", lambda g, ans, a, b, col_major: _mm_mat1_grad(g, b, col_major[0]),
+           lambda g, ans, a, b, col_major: _mm_mat2_grad(g, a, col_major[1]), saves=(0, 1))
 MV = defop("MvBackward0", lambda g, ans, m, v: mul(unsqueeze(g, 1), v),
            lambda g, ans, m, v: mv(t(m), g), saves=(0, 1))
 DOT = defop("DotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
 BMM = defop("BmmBackward0", lambda g, ans, a, b: bmm(g, transpose(b, 1, 2)),
             lambda g, ans, a, b: bmm(transpose(a, 1, 2), g), saves=(0, 1))
-ADDMM = defop("AddmmBackward0", lambda g, ans, c, a, b, beta=1, alpha=1: g if beta == 1 else _mul_scalar(g, beta),
-              lambda g, ans, c, a, b, beta=1, alpha=1: _mul_scalar(mm(g, t(b)), alpha) if alpha != 1 else mm(g, t(b)),
-              lambda g, ans, c, a, b, beta=1, alpha=1: _mul_scalar(mm(t(a), g), alpha) if alpha != 1 else mm(t(a), g),
+ADDMM = defop("AddmmBackward0",
+              lambda g, ans, c, a, b, col_major, beta=1, alpha=1: g if beta == 1 else _mul_scalar(g, beta),
+              lambda g, ans, c, a, b, col_major, beta=1, alpha=1: _mm_mat1_grad(g, b, col_major[0], alpha),
+              lambda g, ans, c, a, b, col_major, beta=1, alpha=1: _mm_mat2_grad(g, a, col_major[1], alpha),
               saves=(1, 2))
+
+
+def _col_major(d):
+    return d.ndim == 2 and d.strides[0] == d.itemsize and d.strides[1] == d.shape[0] * d.itemsize
+
+
+# PyTorch's mm_mat1_backward / mm_mat2_backward: a column-major input gets its grad computed
+# transposed (for speed there), which a double backward shows as TBackward0 around the product.
+def _mm_mat1_grad(g, mat2, col_major, alpha=1):
+    r = t(mm(mat2, t(g))) if col_major else mm(g, t(mat2))
+    return r if alpha == 1 else _mul_scalar(r, alpha)
+
+
+def _mm_mat2_grad(g, mat1, col_major, alpha=1):
+    r = t(mm(t(g), mat1)) if col_major else mm(t(mat1), g)
+    return r if alpha == 1 else _mul_scalar(r, alpha)
 
 
 def _scalar_type(x):
@@ -1266,7 +1284,7 @@ def mm(a, b):
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     _promote_pair(a, b, "mm")
-    return record(MM, (a, b), a._data @ b._data)
+    return record(MM, (a, b), a._data @ b._data, {"col_major": (_col_major(a._data), _col_major(b._data))})
 
 
 def mv(m, v):
@@ -1307,7 +1325,9 @@ def addmm(c, a, b, *, beta=1, alpha=1):
             raise RuntimeError(
                 f"{names} must have the same dtype, but got {_scalar_type(x)} and {_scalar_type(y)}")
     out = c._data * beta + (a._data @ b._data) * alpha if (beta, alpha) != (1, 1) else c._data + a._data @ b._data
-    attrs = None if (beta, alpha) == (1, 1) else {"beta": beta, "alpha": alpha}
+    attrs = {"col_major": (_col_major(a._data), _col_major(b._data))}
+    if (beta, alpha) != (1, 1):
+        attrs.update(beta=beta, alpha=alpha)
     return record(ADDMM, (c, a, b), out.astype(a._data.dtype, copy=False), attrs)
 
 
