@@ -251,8 +251,8 @@ FMOD = defop("FmodBackward1", lambda g, ans, a, b: g,
              lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="trunc"), saves=(0, 1))
 FMOD_SCALAR = defop("FmodBackward0", lambda g, ans, a, other: g)
 # What C++ code inside PyTorch gets for ``tensor * double`` (e.g. in the label-smoothing loss).
-MUL_SCALAR = defop("MulBackward1", lambda g, ans, a, other: g * other)
-DIV_SCALAR = defop("DivBackward1", lambda g, ans, a, other: g / other)
+MUL_SCALAR = defop("MulBackward1", lambda g, ans, a, other: _mul_scalar(g, other))
+DIV_SCALAR = defop("DivBackward1", lambda g, ans, a, other: _div_scalar(g, other))
 ADD_SCALAR = defop("AddBackward1", lambda g, ans, a, other: g)
 
 
@@ -821,6 +821,14 @@ def _expand_back(g, shape, dims, keepdim):
     return expand(g, shape)
 
 
+def _unsqueeze_back(g, dims, keepdim):
+    """PyTorch's unsqueeze_multiple: the reduced dims back as size 1 (broadcasting does the rest)."""
+    if not keepdim and dims:
+        for d in dims:
+            g = unsqueeze(g, d)
+    return g
+
+
 def _n_reduced(shape, dims):
     if dims is None:
         return int(math.prod(shape))
@@ -859,10 +867,7 @@ def _var_grad(g, x, dims, correction, keepdim):
         return _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * math.inf
     if dims is None or not x.dim():
         return _mul_scalar(g, 2.0 / dof) * (x - mean(x))
-    if not keepdim:
-        for d in sorted(dims):
-            g = unsqueeze(g, d)
-    return _mul_scalar(g, 2.0 / dof) * (x - mean(x, dims, keepdim=True))
+    return _mul_scalar(_unsqueeze_back(g, dims, keepdim), 2.0 / dof) * (x - mean(x, dims, keepdim=True))
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
                   _expand_back(g, x.shape, dims, keepdim) * exp(x - _expand_back(ans, x.shape, dims, keepdim)),
                   saves=(0, "result"))
@@ -872,8 +877,8 @@ CUMSUM = defop("CumsumBackward0", lambda g, ans, x, dim: flip(cumsum(flip(g, (di
 
 
 def _prod_grad(g, ans, x, dims, keepdim):
-    gx = _expand_back(g, x.shape, dims, keepdim)
-    ax = _expand_back(ans, x.shape, dims, keepdim)
+    gx = _unsqueeze_back(g, dims, keepdim)
+    ax = _unsqueeze_back(ans, dims, keepdim)
     if not bool((x._data == 0).any()):
         return gx * (ax / x)
     return gx * _prod_of_others(x, tuple(range(x._data.ndim)) if dims is None else dims)
@@ -903,8 +908,8 @@ def _prod_of_others(x, dims):
 
 def _norm_grad(g, ans, x, p, dims, keepdim):
     # PyTorch's norm_backward, case by case.
-    g = _expand_back(g, x.shape, dims, keepdim)
-    n = _expand_back(ans, x.shape, dims, keepdim)
+    g = _unsqueeze_back(g, dims, keepdim)
+    n = _unsqueeze_back(ans, dims, keepdim)
     if p == 0:
         return None  # PyTorch returns an undefined grad: the input's .grad stays None
     if p == 1:
