@@ -413,9 +413,19 @@ def minimum(a, b):
 
 def _with_scalar(op, fwd, a, other):
     """``a`` (a tensor) with a Python scalar kept as an attribute: the node has one input."""
-    dt = _result_np_dtype(a, other)
-    with np.errstate(all="ignore"):
-        out = np.asarray(fwd(a._data.astype(dt, copy=False), other)).astype(dt, copy=False)
+    d = a._data
+    dt = d.dtype
+    if dt.kind != "f" or type(other) is not float and type(other) is not int:  # else: no promotion
+        dt = _result_np_dtype(a, other)
+        d = d.astype(dt, copy=False)
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()
+    try:
+        out = fwd(d, other)
+    finally:
+        if quiet is not None:
+            _quiet_off(quiet)
+    if type(out) is not np.ndarray or out.dtype != dt:
+        out = np.asarray(out).astype(dt, copy=False)
     return record(op, (a,), out, {"other": other})
 
 
@@ -545,8 +555,10 @@ def tanh_backward(grad_output, output):
 
 def threshold_backward(grad_output, x, threshold):
     go = grad_output._data
+    # A product with the mask, not np.where: several times faster on a random mask. (Unlike
+    # PyTorch's kernel, an inf or nan grad where x <= threshold gives nan there, not 0.)
     return _backward_kernel(THRESHOLD_BACKWARD, grad_output, x,
-                            lambda: np.where(x._data <= threshold, go.dtype.type(0), go), {"threshold": threshold})
+                            lambda: go * ~(x._data <= threshold), {"threshold": threshold})
 
 
 def _sigmoid(d):
