@@ -1301,7 +1301,10 @@ def mm(a, b):
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     _promote_pair(a, b, "mm")
-    return record(MM, (a, b), a._data @ b._data, {"col_major": (_col_major(a._data), _col_major(b._data))})
+    out = a._data @ b._data
+    if not _grad_mode._enabled:  # (a backward pass without create_graph: no node, no attrs)
+        return _wrap(out)
+    return record(MM, (a, b), out, {"col_major": (_col_major(a._data), _col_major(b._data))})
 
 
 def mv(m, v):
