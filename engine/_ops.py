@@ -589,9 +589,18 @@ def leaky_relu_backward(grad_output, x, negative_slope):
                             lambda: np.where(x._data > 0, go, go * go.dtype.type(negative_slope)),
                             {"negative_slope": negative_slope})
 SOFTPLUS = defop("SoftplusBackward0",
-                 lambda g, ans, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)), saves=(0,))
+                 lambda g, ans, x, beta, threshold: softplus_backward(g, x, beta, threshold), saves=(0,))
+SOFTPLUS_BACKWARD = defop(
+    "SoftplusBackwardBackward0",
+    lambda g, ans, grad_output, x, beta, threshold: softplus_backward(g, x, beta, threshold),
+    lambda g, ans, grad_output, x, beta, threshold: _softplus_double_backward(g * grad_output, x, beta, threshold),
+    saves=(0, 1))
 SILU = defop("SiluBackward0", lambda g, ans, x: _silu_grad(g, x), saves=(0,))
-ELU = defop("EluBackward0", lambda g, ans, x, alpha: g * where(x > 0, 1.0, ans + alpha), saves=(0, "result"))
+ELU = defop("EluBackward0", lambda g, ans, x, alpha: elu_backward(g, x, alpha), saves=(0,))
+ELU_BACKWARD = defop("EluBackwardBackward0",
+                     lambda g, ans, grad_output, x, alpha: elu_backward(g, x, alpha),
+                     lambda g, ans, grad_output, x, alpha: elu_backward(g * grad_output, x, alpha) * (x < 0).to(g.dtype),
+                     saves=(0, 1))
 CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: g * _in_range(x, min, max), saves=(0,))
 CLAMP_T = defop("ClampBackward0",
                 lambda g, ans, x, lo, hi: where(_in_range(x, lo, hi), g, 0.0),
@@ -654,6 +663,17 @@ def leaky_relu(x, negative_slope=0.01):
     return record(LEAKY_RELU, (x,), np.where(d > 0, d, d * negative_slope), {"negative_slope": negative_slope})
 
 
+def softplus_backward(grad_output, x, beta, threshold):
+    go, z = grad_output._data, x._data * beta
+    return _backward_kernel(SOFTPLUS_BACKWARD, grad_output, x, lambda: np.where(z > threshold, go, go * _sigmoid(z)),
+                            {"beta": beta, "threshold": threshold})
+
+
+def _softplus_double_backward(g, x, beta, threshold):
+    z = _mul_scalar(x, beta)
+    return _mul_scalar(sigmoid_backward(g, sigmoid(z)) * (z < threshold).to(g.dtype), beta)
+
+
 def softplus(x, beta=1.0, threshold=20.0):
     d = _float_data(x) * beta
     out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
@@ -668,6 +688,12 @@ def _silu_grad(g, x):
 def silu(x):
     d = _float_data(x)
     return record(SILU, (x,), d * _sigmoid(d))
+
+
+def elu_backward(grad_output, x, alpha):
+    go, d = grad_output._data, x._data
+    return _backward_kernel(ELU_BACKWARD, grad_output, x,
+                            lambda: np.where(d <= 0, go * (alpha * np.exp(np.minimum(d, 0))), go), {"alpha": alpha})
 
 
 def elu(x, alpha=1.0):
