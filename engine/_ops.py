@@ -1635,9 +1635,19 @@ RESHAPE_ALIAS = defop("ReshapeAliasBackward0", lambda g, ans, x, shape: reshape(
 TRANSPOSE = defop("TransposeBackward0", lambda g, ans, x, d0, d1: transpose(g, d0, d1))
 T = defop("TBackward0", lambda g, ans, x: t(g))
 PERMUTE = defop("PermuteBackward0", lambda g, ans, x, dims: permute(g, tuple(np.argsort(dims))))
-SQUEEZE = defop("SqueezeBackward0", lambda g, ans, x: reshape(g, x.shape))
-SQUEEZE_DIM = defop("SqueezeBackward1", lambda g, ans, x, dim: reshape(g, x.shape))
-SQUEEZE_DIMS = defop("SqueezeBackward2", lambda g, ans, x, dims: reshape(g, x.shape))
+SQUEEZE = defop("SqueezeBackward0", lambda g, ans, x: _unsqueeze_to(g, x.shape))
+SQUEEZE_DIM = defop("SqueezeBackward1", lambda g, ans, x, dim: _unsqueeze_to(g, x.shape, (dim,)))
+SQUEEZE_DIMS = defop("SqueezeBackward2", lambda g, ans, x, dims: _unsqueeze_to(g, x.shape, dims))
+
+
+def _unsqueeze_to(g, shape, dims=None):
+    """PyTorch's unsqueeze_to: each squeezed size-1 dim back with an unsqueeze of its own."""
+    n = builtins.max(len(shape), 1)
+    wanted = None if dims is None else {d % n for d in dims}
+    for d, size in enumerate(shape):
+        if size == 1 and (wanted is None or d in wanted):
+            g = unsqueeze(g, d)
+    return g
 UNSQUEEZE = defop("UnsqueezeBackward0", lambda g, ans, x, dim: squeeze(g, dim))
 EXPAND = defop("ExpandBackward0", lambda g, ans, x, shape: sum_to(g, x.shape))
 REPEAT = defop("RepeatBackward0", lambda g, ans, x, repeats: _repeat_grad(g, x.shape, repeats))

@@ -14,8 +14,6 @@ from tests.engine.test_ops import as_outputs, graph_structure, make_inputs, upst
 KNOWN = {
     "prod_with_zero": "prod_safe_zeros_backward (cumprod) not mirrored",
     "prod_dim_with_zero": "prod_safe_zeros_backward (cumprod) not mirrored",
-    "matmul_3d_3d_batch_of_one_lhs": "matmul's folding for a batch of one: view instead of unsqueeze",
-    "matmul_3d_3d_batch_of_one_rhs": "matmul's folding for a batch of one: view instead of unsqueeze",
     "F.binary_cross_entropy": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
     "F.binary_cross_entropy_sum": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
     "F.binary_cross_entropy_none": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
