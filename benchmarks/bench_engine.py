@@ -26,15 +26,19 @@ except ImportError:  # the ratios against PyTorch are then left out
     torch = None
 
 
-def timeit(fn, repeat, number):
-    fn()
-    best = []
+def timeit(fns, repeat, number):
+    """Median seconds per call of each of ``fns`` ({name: fn}). The implementations take turns,
+    one batch of ``number`` calls each per round, so a change in the machine's load hits all alike."""
+    for fn in fns.values():
+        fn()
+    times = {name: [] for name in fns}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best.append((time.perf_counter() - t0) / number)
-    return statistics.median(best)
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[name].append((time.perf_counter() - t0) / number)
+    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 # ----- 1. Per-op overhead: forward + backward of a 20-op expression on 4-element tensors -----
@@ -176,27 +180,24 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repetitions")
     args = ap.parse_args(argv)
-    r = 3 if args.quick else 7
+    r = 5 if args.quick else 21
     if torch is not None:
         torch.set_num_threads(1)
 
     rows = []
 
-    def row(name, e, t=None, n=None, goal=""):
-        rows.append((name, e, t, n, goal))
+    def row(name, make, number, numpy_step=None, goal=""):
+        fns = {"engine": make(engine)}
+        if torch is not None:
+            fns["torch"] = make(torch)
+        if numpy_step is not None:
+            fns["numpy"] = numpy_step
+        m = timeit(fns, r, number)
+        rows.append((name, m["engine"], m.get("torch"), m.get("numpy"), goal))
 
-    e = timeit(tiny_expression(engine), r, 200)
-    t = timeit(tiny_expression(torch), r, 200) if torch else None
-    row("tiny: 20 ops fwd+bwd, 4 elements", e, t, None, "engine/PyTorch <= 1.0")
-
-    e = timeit(mlp_framework(engine), r, 10)
-    t = timeit(mlp_framework(torch), r, 10) if torch else None
-    n = timeit(mlp_numpy(), r, 10)
-    row("MLP 784-256-10, batch 128, SGD step", e, t, n, "engine/NumPy <= 1.15")
-
-    e = timeit(moons_framework(engine), r, 50)
-    t = timeit(moons_framework(torch), r, 50) if torch else None
-    row("moons MLP 2-16-16-1, 100 points", e, t, None, "reported")
+    row("tiny: 20 ops fwd+bwd, 4 elements", tiny_expression, 200, goal="engine/PyTorch <= 1.0")
+    row("MLP 784-256-10, batch 128, SGD step", mlp_framework, 10, mlp_numpy(), "engine/NumPy <= 1.15")
+    row("moons MLP 2-16-16-1, 100 points", moons_framework, 50, goal="reported")
 
     print(f"engine vs PyTorch {torch.__version__ if torch else '(not installed)'} (1 thread) vs hand-written NumPy"
           f" -- Python {sys.version.split()[0]}, NumPy {np.__version__}")
