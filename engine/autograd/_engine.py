@@ -141,83 +141,41 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 node = heappop(heap)[2]
             grads = buffers.pop(node)
             op = node._op
-            if op is not None and plain_walk and node._plain:
-                # The common node: one output, no hooks, an engine op. Its rule runs and each
-                # input grad goes straight to its consumer's buffer (what apply_node does, inlined).
+            plain = op is not None and plain_walk and node._plain
+            if plain:
+                # The common node: one output, no hooks, an engine op. Its rule runs child by
+                # child below (apply_node and _apply_rule, inlined).
                 g = grads[0]
                 if g is not None:
                     ans, args = unpack_saved(node)
                     attrs, metas, vjps = node._attrs, node._metas, op.vjps
-                i = -1
-                for child, nr in node.next_functions:
-                    i += 1
-                    if child is None:
-                        continue
-                    if g is not None:
-                        r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
-                        if r is not None:
-                            shape, dt = metas[i]
-                            if r._data.shape != shape:
-                                r = sum_to(r, shape)
-                            if r._data.dtype is not dt and r._data.dtype != dt:
-                                r = to_dtype(r, dt)
-                            buf = buffers.get(child)
-                            if buf is None:
-                                buffers[child] = [r] if child._n_outputs == 1 else _slot(child, nr, r)
-                            else:
-                                buf[nr] = r if buf[nr] is None else buf[nr] + r
-                        elif child not in buffers:
-                            buffers[child] = [None] * child._n_outputs
-                    elif child not in buffers:
-                        buffers[child] = [None] * child._n_outputs
-                    n = deps[child] - 1
-                    deps[child] = n
-                    if not n:
-                        if ready is None and not heap:
-                            ready = child
-                        else:
-                            if ready is not None:
-                                heappush(heap, (-ready._seq, id(ready), ready))
-                                ready = None
-                            heappush(heap, (-child._seq, id(child), child))
-                if not retain_graph and node._saved is not None:
-                    node._saved = None  # Node._release, inlined
-                    node._freed = True
-                r = g = grads = ans = args = None  # the buffers alone hold the grads: see _accumulate
-                continue
-            hooked = False
-            if targets is not None:
-                for nr in range(node._n_outputs):
-                    ks = targets.get((node, nr))
-                    if not ks:
-                        continue
-                    hooked = True
-                    g = grads[nr] = _hooked_grad(node, nr, grads[nr])
-                    if not accumulate:
-                        for k in ks:
-                            captured[k] = g
-                    elif not isinstance(node, AccumulateGrad) and g is not None:
-                        _accumulate(inputs[ks[0]], g, create_graph)
-                if not accumulate and isinstance(node, AccumulateGrad):
+            else:
+                outs = _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, needed,
+                                 retain_graph)
+                if outs is None:
                     continue
-            try:
-                outs = apply_node(node, grads, create_graph, needed, hooked, True)
-            except Exception:
-                if _grad_mode._anomaly["enabled"]:
-                    from .anomaly_mode import warn_trace
-
-                    warn_trace(node)
-                raise
-            if not retain_graph:
-                node._release()
-            for (child, nr), g in zip(node.next_functions, outs):
+            i = -1
+            for child, nr in node.next_functions:
+                i += 1
                 if child is None or needed is not None and child not in needed:
                     continue
+                if not plain:
+                    r = outs[i]
+                elif g is None:
+                    r = None
+                else:
+                    r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
+                    if r is not None:
+                        shape, dt = metas[i]
+                        if r._data.shape != shape:
+                            r = sum_to(r, shape)
+                        if r._data.dtype is not dt and r._data.dtype != dt:
+                            r = to_dtype(r, dt)
                 buf = buffers.get(child)
                 if buf is None:
                     buf = buffers[child] = [None] * child._n_outputs
-                if g is not None:
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                if r is not None:
+                    buf[nr] = r if buf[nr] is None else buf[nr] + r
                 n = deps[child] - 1
                 deps[child] = n
                 if not n:
@@ -228,6 +186,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                             heappush(heap, (-ready._seq, id(ready), ready))
                             ready = None
                         heappush(heap, (-child._seq, id(child), child))
+            if plain and not retain_graph and node._saved is not None:
+                node._saved = None  # Node._release, inlined
+                node._freed = True
+            ans = args = r = None
             outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
     finally:
         _quiet_off(quiet)
@@ -251,10 +213,36 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     return tuple(result)
 
 
-def _slot(node, nr, g):
-    buf = [None] * node._n_outputs
-    buf[nr] = g
-    return buf
+def _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, needed, retain_graph):
+    """Any node, hooks and all, for the walk: its input grads, or None when ``grad()`` only
+    captures what reaches this leaf."""
+    hooked = False
+    if targets is not None:
+        for nr in range(node._n_outputs):
+            ks = targets.get((node, nr))
+            if not ks:
+                continue
+            hooked = True
+            g = grads[nr] = _hooked_grad(node, nr, grads[nr])
+            if not accumulate:
+                for k in ks:
+                    captured[k] = g
+            elif not isinstance(node, AccumulateGrad) and g is not None:
+                _accumulate(inputs[ks[0]], g, create_graph)
+        if not accumulate and isinstance(node, AccumulateGrad):
+            return None
+        g = None
+    try:
+        outs = apply_node(node, grads, create_graph, needed, hooked, True)
+    except Exception:
+        if _grad_mode._anomaly["enabled"]:
+            from .anomaly_mode import warn_trace
+
+            warn_trace(node)
+        raise
+    if not retain_graph:
+        node._release()
+    return outs
 
 
 def _postorder(roots):
