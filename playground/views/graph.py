@@ -69,6 +69,20 @@ RULES = {
     "BinaryCrossEntropyWithLogitsBackward0": "grad_z = (sigmoid(z) - y) * grad / N",
     "NllLossBackward0": "grad_x = -grad / N at each target class, 0 elsewhere",
     "CopySlices": "grad flows to the written slice's source; the overwritten part of the base gets 0",
+    # Nodes of a double backward (create_graph=True): backward formulas recorded as ops.
+    "MulBackward1": "grad_x = grad * c  (x times a number c, as inside a derivative formula)",
+    "AddBackward1": "grad_x = grad  (x plus a number)",
+    "DivBackward1": "grad_x = grad / c  (x over a number c)",
+    "SgnBackward0": "grad_x = 0  (sign is flat wherever it is differentiable)",
+    "UnsqueezeBackward0": "grad_x = grad with the inserted dimension squeezed out",
+    "SqueezeBackward1": "grad_x = grad with the removed size-1 dimension put back",
+    "SigmoidBackwardBackward0": "node of g * s * (1 - s):  grad_g = grad * s * (1 - s),  grad_s = grad * g * (1 - 2s)",
+    "TanhBackwardBackward0": "node of g * (1 - t**2):  grad_g = grad * (1 - t**2),  grad_t = -2 * t * g * grad",
+    "ThresholdBackwardBackward0": "node of relu's backward:  grad_g = grad where x > 0, else 0;  grad_x = 0",
+    "SoftmaxBackwardDataBackward0": "node of softmax's backward s * (g - sum(g * s)), differentiated again",
+    "LogSoftmaxBackwardDataBackward0": "node of log_softmax's backward g - exp(out) * sum(g):  grad_g = grad - sum(grad * exp(out))",
+    "NllLossBackwardBackward0": "node of nll_loss's backward:  grad_g = nll_loss(grad),  grad_x = 0",
+    "MseLossBackwardBackward0": "node of 2 * (x - y) * g / N:  grad_g = 2 * (x - y) * grad / N,  grad_x = 2 * g * grad / N",
 }
 
 NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_title", "grad_short",

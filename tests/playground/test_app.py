@@ -132,3 +132,19 @@ def test_quick_start_notice_reaches_the_app(torch_module):
     app = Playground(**started.handoff())
     assert app.banner.visible and "This link is damaged" in app.banner.object
     assert app.editor.value == examples.default_example().code
+
+
+def test_double_backward_graph_shows_pytorchs_nodes_and_their_rules(app):
+    app.example_select.value = "higher_order"
+    assert app.output_select.value == "dy_dx"
+    labels = app.graph.nodes.data["label"]
+    # dy/dx = grad * (3 * x.pow(2)), written as PyTorch's pow_backward writes it.
+    assert {"MulBackward0", "MulBackward1", "PowBackward0", "AccumulateGrad"} <= set(labels)
+    assert _node(app, "MulBackward1")["value"] == (
+        "backward: grad_x = grad * c  (x times a number c, as inside a derivative formula)")
+    app.run("import torch\nx = torch.tensor([0.5, -1.0], requires_grad=True)\ny = x.sigmoid()\n"
+            "g, = torch.autograd.grad(y.sum(), x, create_graph=True)\n")
+    app.output_select.value = "g"
+    labels = app.graph.nodes.data["label"]
+    assert {"SigmoidBackwardBackward0", "SigmoidBackward0"} <= set(labels)
+    assert _node(app, "SigmoidBackwardBackward0")["value"].startswith("backward: node of g * s * (1 - s)")
