@@ -17,8 +17,8 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import node_class
-from ._tensor import (_LEAF_INPLACE, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size, is_scalar, record,
-                      unpack_saved)
+from ._tensor import (_LEAF_INPLACE, _UNUSED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size,
+                      is_scalar, record, unpack_saved)
 
 
 class Op:
@@ -2544,3 +2544,55 @@ for _op, _users in (
     (DOT, {0: (1,), 1: (0,)}), (BMM, {0: (1,), 1: (0,)}), (ADDMM, {1: (2,), 2: (1,)}),
 ):
     _op.save_for = _users
+
+
+# ----- grad_fn._saved_* attributes, named as PyTorch names them -----
+# A saved slot reads like PyTorch's SavedVariable: None if it was not needed, an error once
+# backward freed it or an in-place op changed it; a Python number reads as a 0-dim tensor.
+
+def _saved_slot(pos):
+    def get(node):
+        result, args = unpack_saved(node)
+        if node._saved[node._op.saves.index(pos)] is _UNUSED:
+            return None
+        v = result if pos == "result" else args[pos]
+        return v if isinstance(v, Tensor) else _wrap(np.asarray(v))
+    return get
+
+
+def _saved_attr(name, default=None):
+    return lambda node: (node._attrs or {}).get(name, default)
+
+
+def _saved_sizes(node):
+    return tuple(node._metas[0][0])
+
+
+def _saved_numel(node):
+    return int(math.prod(node._metas[0][0]))
+
+
+_SELF, _OTHER, _RESULT = _saved_slot(0), _saved_slot(1), _saved_slot("result")
+_REDUCED = {"dim": _saved_attr("dims"), "keepdim": _saved_attr("keepdim"), "self_sym_sizes": _saved_sizes}
+_SAVED_ATTRIBUTES = {
+    "AddBackward0": {"alpha": _saved_attr("alpha", 1)},
+    "SubBackward0": {"alpha": _saved_attr("alpha", 1)},
+    "MulBackward0": {"self": _SELF, "other": _OTHER},
+    "DivBackward0": {"self": _SELF, "other": _OTHER},
+    "PowBackward0": {"self": _SELF, "exponent": _saved_attr("exponent")},
+    "PowBackward1": {"self": _SELF, "exponent": _OTHER, "result": _RESULT},
+    **{name: {"self": _SELF} for name in ("LogBackward0", "SinBackward0", "CosBackward0", "AbsBackward0")},
+    **{name: {"result": _RESULT} for name in ("ExpBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0",
+                                              "SqrtBackward0")},
+    "SumBackward0": {"self_sym_sizes": _saved_sizes},
+    "SumBackward1": _REDUCED,
+    "MeanBackward0": {"self_sym_numel": _saved_numel, "self_sym_sizes": _saved_sizes},
+    "MeanBackward1": {**_REDUCED, "self_sym_numel": _saved_numel},
+    "ViewBackward0": {"self_sym_sizes": _saved_sizes},
+    "ExpandBackward0": {"self_sym_sizes": _saved_sizes},
+    "SoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
+    "LogSoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
+}
+for _name, _getters in _SAVED_ATTRIBUTES.items():
+    for _attr, _get in _getters.items():
+        setattr(node_class(_name), "_saved_" + _attr, property(_get))

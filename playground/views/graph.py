@@ -125,7 +125,9 @@ def _rule(n):
     if n["kind"] not in ("function", "accumulate"):
         return ""
     rule = RULES.get(n["label"], "backward of a custom or less common op")
-    return f"backward: {rule}"
+    saved = [a for a in n.get("saved") or () if a != "saved_tensors"]
+    # What grad_fn._saved_* holds for it: the tensors and numbers this node kept for backward.
+    return f"backward: {rule}" + (f"\nsaved for backward: {', '.join(saved)}" if saved else "")
 
 
 def edge_data(nodes, edges, pos=None):

@@ -31,7 +31,8 @@ def test_starts_with_the_default_example(app):
     assert app.graph.nodes.name == "graph_nodes" and app.graph.edges.name == "graph_edges"
     assert len(app.graph.edges.data["start"]) == 9
     # Hovering a grad_fn node explains its backward rule.
-    assert _node(app, "MulBackward0")["value"] == "backward: grad_a = grad * b,  grad_b = grad * a  (saves both inputs)"
+    assert _node(app, "MulBackward0")["value"] == ("backward: grad_a = grad * b,  grad_b = grad * a  (saves both inputs)"
+                                                   "\nsaved for backward: other, self")  # its grad_fn._saved_*
     assert _node(app, "AccumulateGrad")["value"].startswith("backward: adds the incoming gradient into the leaf's .grad")
 
 

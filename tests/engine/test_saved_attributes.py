@@ -1,0 +1,86 @@
+"""``grad_fn._saved_*``, as PyTorch's autograd tutorials read them (``y.grad_fn._saved_result``):
+the same names, the very input tensors, numbers as 0-dim tensors, sizes as tuples, None for what
+was not needed, and PyTorch's errors once backward freed them or an in-place op changed them."""
+import numpy as np
+import pytest
+
+import engine
+
+CASES = {
+    "add": lambda T, x, y: x + y,
+    "add_alpha": lambda T, x, y: T.add(x, y, alpha=2),
+    "sub": lambda T, x, y: x - y,
+    "mul": lambda T, x, y: x * y,
+    "mul_float": lambda T, x, y: x * 2.0,
+    "mul_int": lambda T, x, y: x * 2,
+    "mul_constant_tensor": lambda T, x, y: x * y.detach(),
+    "div": lambda T, x, y: x / y,
+    "pow": lambda T, x, y: x ** 2,
+    "pow_tensor": lambda T, x, y: x ** y,
+    "exp": lambda T, x, y: x.exp(),
+    "log": lambda T, x, y: x.log(),
+    "sin": lambda T, x, y: x.sin(),
+    "cos": lambda T, x, y: x.cos(),
+    "abs": lambda T, x, y: x.abs(),
+    "tanh": lambda T, x, y: x.tanh(),
+    "sigmoid": lambda T, x, y: x.sigmoid(),
+    "relu": lambda T, x, y: x.relu(),
+    "sqrt": lambda T, x, y: x.sqrt(),
+    "sum": lambda T, x, y: x.sum(),
+    "sum_dim": lambda T, x, y: x.sum(1),
+    "sum_dims_keepdim": lambda T, x, y: x.sum((0, 1), keepdim=True),
+    "mean": lambda T, x, y: x.mean(),
+    "mean_dim": lambda T, x, y: x.mean(1),
+    "view": lambda T, x, y: x.view(6),
+    "reshape": lambda T, x, y: x.reshape(3, 2),
+    "expand": lambda T, x, y: x[:1].expand(2, 3),
+    "softmax": lambda T, x, y: x.softmax(1),
+    "log_softmax": lambda T, x, y: x.log_softmax(1),
+}
+
+
+def saved(T, case):
+    x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = T.tensor([[0.5, 1.5, 2.5], [1.0, 2.0, 3.0]], requires_grad=True)
+    fn = CASES[case](T, x, y).grad_fn
+    out = [type(fn).__name__]
+    for name in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+        v = getattr(fn, name)
+        if isinstance(v, T.Tensor):  # which tensor it is, its dtype and values, and its grad_fn
+            v = (str(v.dtype), v.detach().numpy().round(4).tolist(), v is x, v is y, v.grad_fn is fn)
+        out.append((name, v))
+    return out
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", CASES)
+def test_saved_attributes_match_torch(case, torch_ref):
+    assert saved(engine, case) == saved(torch_ref, case)
+
+
+def test_saved_result_is_the_output_with_this_grad_fn():
+    x = engine.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    r = y.grad_fn._saved_result
+    assert r is not y and r.grad_fn is y.grad_fn
+    np.testing.assert_array_equal(r.detach().numpy(), y.detach().numpy())
+    assert (x * y).grad_fn._saved_self is x
+
+
+def test_saved_tensors_after_backward_and_after_an_inplace_change():
+    x = engine.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match=r"^Trying to backward through the graph a second time \(or directly "
+                                           r"access saved tensors after they have already been freed\)"):
+        y.grad_fn._saved_result
+    s = x.sum()
+    s.backward()
+    assert s.grad_fn._saved_self_sym_sizes == (2,)  # sizes are kept after backward, as in PyTorch
+    a = x * 1
+    z = a * a
+    with engine.no_grad():
+        a.add_(1)
+    with pytest.raises(RuntimeError, match=r"modified by an inplace operation: \[torch.FloatTensor \[2\]\], "
+                                           r"which is output 0 of Mul, is at version 1; expected version 0"):
+        z.grad_fn._saved_self
