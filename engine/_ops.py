@@ -9,7 +9,6 @@ a stand-in with only ``shape`` and ``dtype``. Broadcasting is undone once, by th
 import builtins
 import dis
 import functools
-import inspect
 import math
 import warnings
 
@@ -30,7 +29,14 @@ class Op:
         self.saves = tuple(saves)
         self.differentiable_outputs = outputs
         self.save_for = None  # {saved position: inputs whose rules read it}; see the table at the end
-        self.standins = _standins(vjps, self.saves)
+
+    def __getattr__(self, name):
+        # ``standins`` is worked out at an op's first backward, not at import (which the page's
+        # first view waits for); the slot then holds it.
+        if name == "standins":
+            self.standins = _standins(self.vjps, self.saves)
+            return self.standins
+        raise AttributeError(name)
 
 
 def _standins(vjps, saves):
@@ -40,7 +46,7 @@ def _standins(vjps, saves):
     read = set()
     for rule in vjps:
         code = getattr(rule, "__code__", None)
-        if code is None or code.co_flags & inspect.CO_VARARGS:
+        if code is None or code.co_flags & 0x04:  # CO_VARARGS
             return None
         names = code.co_varnames[2:code.co_argcount]  # after (g, ans): the inputs, then any attrs
         loaded = set(code.co_cellvars)
