@@ -539,14 +539,14 @@ THRESHOLD_BACKWARD = defop("ThresholdBackwardBackward0",
                            saves=(1,))
 
 
-def _backward_kernel(op, grad_output, output, out, attrs=None):
+def _backward_kernel(op, grad_output, output, out, attrs=None, more=()):
     quiet = None if _quiet_state() is _QUIET else _quiet_on()
     try:
         out = out()
     finally:
         if quiet is not None:
             _quiet_off(quiet)
-    return record(op, (grad_output, output), out, attrs)
+    return record(op, (grad_output, output) + more, out, attrs)
 
 
 def sigmoid_backward(grad_output, output):
@@ -2307,11 +2307,63 @@ def _weigh_and_reduce(r, weight, x, reduction):
 
 BCE_LOGITS = defop("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_grad_x, _bce_logits_grad_y, saves=(0, 1))
 BCE = defop("BinaryCrossEntropyBackward0",
+            lambda g, ans, p, y, weight=None, reduction="mean": binary_cross_entropy_backward(g, p, y, weight, reduction),
             lambda g, ans, p, y, weight=None, reduction="mean":
-            _reduce_grad(g, p.shape, reduction) * (p - y) / clamp(p * (1 - p), min=1e-12) * (weight if weight is not None else 1),
-            lambda g, ans, p, y, weight=None, reduction="mean":
-            _reduce_grad(g, p.shape, reduction) * (log(1 - p).clamp(min=-100) - log(p).clamp(min=-100)) * (weight if weight is not None else 1),
+            _weigh_and_reduce(neg(_logit(p)) * g, weight, y, reduction),
             saves=(0, 1))
+BCE_BACKWARD = defop("BinaryCrossEntropyBackwardBackward0",
+                     lambda g, ans, grad_output, p, y, weight, reduction: _bce_grad_grad_output(g, p, y, weight, reduction),
+                     lambda g, ans, grad_output, p, y, weight, reduction: _bce_grad_p(grad_output, g, p, y, weight, reduction),
+                     lambda g, ans, grad_output, p, y, weight, reduction: _bce_grad_y(g, grad_output, p, y, weight, reduction),
+                     saves=(0, 1, 2))
+
+
+LOGIT = defop("LogitBackward0", lambda g, ans, x: g / (x * (1 - x)), saves=(0,))
+
+
+def _logit(p):
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()
+    try:
+        out = np.log(p._data / (1 - p._data))
+    finally:
+        if quiet is not None:
+            _quiet_off(quiet)
+    return record(LOGIT, (p,), out)
+
+
+def binary_cross_entropy_backward(grad_output, p, y, weight, reduction):
+    """PyTorch's kernel: ``grad * (p - y) / max(p * (1 - p), 1e-12)``, weighted, over N for "mean"."""
+    go, x, t = grad_output._data, p._data, y._data
+    w = None if weight is None else _np_of(weight)
+
+    def kernel():
+        r = go * (x - t) / np.maximum((1 - x) * x, x.dtype.type(1e-12))
+        if w is not None:
+            r = r * w
+        return (r / x.size if reduction == "mean" else r).astype(x.dtype, copy=False)
+
+    return _backward_kernel(BCE_BACKWARD, grad_output, p, kernel, {"weight": weight, "reduction": reduction}, (y,))
+
+
+# Its own rules, from PyTorch's binary_cross_entropy_double_backward* (eps keeps 0 and 1 finite).
+def _bce_grad_grad_output(g, p, y, weight, reduction):
+    r = (p - y) / (_add_scalar(p, 1e-12) * _add_scalar(1 - p, 1e-12)) * g
+    return _weigh_and_reduce(r, weight, p, reduction)
+
+
+def _bce_grad_p(grad_output, g, p, y, weight, reduction):
+    r = (p * p - _mul_scalar(p, 2) * y + y) / (pow(_add_scalar(p, 1e-12), 2) * pow(_add_scalar(1 - p, 1e-12), 2))
+    return _weigh_and_reduce(r * (g * grad_output), weight, p, reduction)
+
+
+def _bce_grad_y(g, grad_output, p, y, weight, reduction):
+    r = neg(g) * grad_output
+    if weight is not None:
+        r = r * weight
+    r = r / _wrap(np.maximum((1 - p._data) * p._data, p._data.dtype.type(1e-12)))
+    return _div_scalar(r, y.numel()) if reduction == "mean" else r
+
+
 MSE = defop("MseLossBackward0",
             lambda g, ans, a, b, reduction="mean": mse_loss_backward(g, a, b, reduction),
             lambda g, ans, a, b, reduction="mean": mse_loss_backward(g, b, a, reduction),

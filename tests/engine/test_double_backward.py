@@ -14,11 +14,6 @@ from tests.engine.test_ops import as_outputs, graph_structure, make_inputs, upst
 KNOWN = {
     "prod_with_zero": "prod_safe_zeros_backward (cumprod) not mirrored",
     "prod_dim_with_zero": "prod_safe_zeros_backward (cumprod) not mirrored",
-    "F.binary_cross_entropy": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
-    "F.binary_cross_entropy_sum": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
-    "F.binary_cross_entropy_none": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
-    "F.binary_cross_entropy_weight": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
-    "F.binary_cross_entropy_target_no_grad": "no BinaryCrossEntropyBackwardBackward0 kernel yet",
 }
 
 CASES = [pytest.param(c, id=c.name, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c.name]))
