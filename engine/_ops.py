@@ -1272,22 +1272,30 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
 
 # ----- Linear algebra -----
 
-MM = defop("MmBackward0", lambda g, ans, a, b, col_major: _mm_mat1_grad(g, b, col_major[0]),
-           lambda g, ans, a, b, col_major: _mm_mat2_grad(g, a, col_major[1]), saves=(0, 1))
+MM = defop("MmBackward0", lambda g, ans, a, b, strides: _mm_mat1_grad(g, b, _col_major(strides[0], a.shape)),
+           lambda g, ans, a, b, strides: _mm_mat2_grad(g, a, _col_major(strides[1], b.shape)), saves=(0, 1))
 MV = defop("MvBackward0", lambda g, ans, m, v: mul(unsqueeze(g, 1), v),
            lambda g, ans, m, v: mv(t(m), g), saves=(0, 1))
 DOT = defop("DotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
 BMM = defop("BmmBackward0", lambda g, ans, a, b: bmm(g, transpose(b, 1, 2)),
             lambda g, ans, a, b: bmm(transpose(a, 1, 2), g), saves=(0, 1))
 ADDMM = defop("AddmmBackward0",
-              lambda g, ans, c, a, b, col_major, beta=1, alpha=1: g if beta == 1 else _mul_scalar(g, beta),
-              lambda g, ans, c, a, b, col_major, beta=1, alpha=1: _mm_mat1_grad(g, b, col_major[0], alpha),
-              lambda g, ans, c, a, b, col_major, beta=1, alpha=1: _mm_mat2_grad(g, a, col_major[1], alpha),
+              lambda g, ans, c, a, b, strides, beta=1, alpha=1: g if beta == 1 else _mul_scalar(g, beta),
+              lambda g, ans, c, a, b, strides, beta=1, alpha=1:
+              _mm_mat1_grad(g, b, _col_major(strides[0], a.shape), alpha),
+              lambda g, ans, c, a, b, strides, beta=1, alpha=1:
+              _mm_mat2_grad(g, a, _col_major(strides[1], b.shape), alpha),
               saves=(1, 2))
 
 
-def _col_major(d):
-    return d.ndim == 2 and d.strides[0] == d.itemsize and d.strides[1] == d.shape[0] * d.itemsize
+def _grad_strides(x):
+    """``x``'s strides in elements, kept (as PyTorch keeps them) only when ``x`` will get a grad."""
+    d = x._data
+    return tuple(s // d.itemsize for s in d.strides) if x._requires_grad else ()
+
+
+def _col_major(strides, shape):
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]
 
 
 # PyTorch's mm_mat1_backward / mm_mat2_backward: a column-major input gets its grad computed
@@ -1336,7 +1344,7 @@ def mm(a, b):
     out = a._data @ b._data
     if not _grad_mode._enabled:  # (a backward pass without create_graph: no node, no attrs)
         return _wrap(out)
-    return record(MM, (a, b), out, {"col_major": (_col_major(a._data), _col_major(b._data))})
+    return record(MM, (a, b), out, {"strides": (_grad_strides(a), _grad_strides(b))})
 
 
 def mv(m, v):
@@ -1377,7 +1385,7 @@ def addmm(c, a, b, *, beta=1, alpha=1):
             raise RuntimeError(
                 f"{names} must have the same dtype, but got {_scalar_type(x)} and {_scalar_type(y)}")
     out = c._data * beta + (a._data @ b._data) * alpha if (beta, alpha) != (1, 1) else c._data + a._data @ b._data
-    attrs = {"col_major": (_col_major(a._data), _col_major(b._data))}
+    attrs = {"strides": (_grad_strides(a), _grad_strides(b))}
     if (beta, alpha) != (1, 1):
         attrs.update(beta=beta, alpha=alpha)
     return record(ADDMM, (c, a, b), out.astype(a._data.dtype, copy=False), attrs)
@@ -2622,8 +2630,8 @@ def _saved_attr(name, default=None):
     return lambda node: (node._attrs or {}).get(name, default)
 
 
-def _saved_sizes(node):
-    return tuple(node._metas[0][0])
+def _saved_sizes(node, i=0):
+    return tuple(node._metas[i][0])
 
 
 def _saved_numel(node):
@@ -2648,6 +2656,10 @@ _SAVED_ATTRIBUTES = {
     "MeanBackward1": {**_REDUCED, "self_sym_numel": _saved_numel},
     "ViewBackward0": {"self_sym_sizes": _saved_sizes},
     "ExpandBackward0": {"self_sym_sizes": _saved_sizes},
+    "MmBackward0": {"self": _SELF, "mat2": _OTHER, "self_sym_sizes": _saved_sizes,
+                    "mat2_sym_sizes": lambda node: _saved_sizes(node, 1),
+                    "self_sym_strides": lambda node: node._attrs["strides"][0],
+                    "mat2_sym_strides": lambda node: node._attrs["strides"][1]},
     "SoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
     "LogSoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
 }

@@ -309,7 +309,9 @@ def unpack_saved(node):
     result = None
     if saved:
         for pos, s in zip(node._op.saves, saved):
-            if s is _UNUSED:
+            if s is _UNUSED:  # not kept (see Op.save_for), yet a rule may read its shape
+                if pos != "result" and type(args[pos]) is tuple:
+                    args[pos] = _Meta(args[pos])
                 continue
             if type(s) is _Saved:
                 t = s.tensor

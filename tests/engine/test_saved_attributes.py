@@ -36,6 +36,9 @@ CASES = {
     "expand": lambda T, x, y: x[:1].expand(2, 3),
     "softmax": lambda T, x, y: x.softmax(1),
     "log_softmax": lambda T, x, y: x.log_softmax(1),
+    "mm": lambda T, x, y: x @ y.t(),  # y.t() is column-major: its strides are (1, 3)
+    "mm_constant_lhs": lambda T, x, y: x.detach() @ y.t(),
+    "mm_constant_rhs": lambda T, x, y: x @ y.t().detach(),
 }
 
 
@@ -84,3 +87,17 @@ def test_saved_tensors_after_backward_and_after_an_inplace_change():
     with pytest.raises(RuntimeError, match=r"modified by an inplace operation: \[torch.FloatTensor \[2\]\], "
                                            r"which is output 0 of Mul, is at version 1; expected version 0"):
         z.grad_fn._saved_self
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", ["mm", "mm_constant_lhs", "mm_constant_rhs"])
+def test_mm_grads_whichever_side_is_kept(case, torch_ref):
+    # A product with a constant keeps only what the other side's grad needs, yet the rule of the
+    # side that needs a grad still reads its own shape and strides.
+    grads = []
+    for T in (engine, torch_ref):
+        x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = T.tensor([[0.5, 1.5, 2.5], [1.0, 2.0, 3.0]], requires_grad=True)
+        CASES[case](T, x, y).sum().backward()
+        grads.append([None if t.grad is None else t.grad.numpy().tolist() for t in (x, y)])
+    assert grads[0] == grads[1]
