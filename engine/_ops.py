@@ -34,15 +34,16 @@ class Op:
         # ``standins`` is worked out at an op's first backward, not at import (which the page's
         # first view waits for); the slot then holds it.
         if name == "standins":
-            self.standins = _standins(self.vjps, self.saves)
+            self.standins = _standins(self.vjps, self.saves, self.save_for)
             return self.standins
         raise AttributeError(name)
 
 
-def _standins(vjps, saves):
-    """The unsaved inputs some rule reads (their shape or dtype): only these get a ``_Meta``
-    stand-in at backward, so recording an op keeps a plain ``(shape, dtype)`` per input.
-    None when a rule's parameters can't be told (``*args``, not a plain function): all get one."""
+def _standins(vjps, saves, save_for):
+    """The inputs some rule reads that may not be saved (never, or not when ``save_for`` skips
+    them): only these get a ``_Meta`` stand-in at backward, so recording an op keeps a plain
+    ``(shape, dtype)`` per input. None when a rule's parameters can't be told (``*args``, not a
+    plain function): all get one."""
     read = set()
     for rule in vjps:
         code = getattr(rule, "__code__", None)
@@ -54,7 +55,7 @@ def _standins(vjps, saves):
             if "FAST" in ins.opname or "DEREF" in ins.opname or "CLOSURE" in ins.opname:
                 loaded.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
         read.update(i for i, name in enumerate(names) if name in loaded)
-    return tuple(sorted(i for i in read if i not in saves))
+    return tuple(sorted(i for i in read if i not in saves or save_for and i in save_for))
 
 
 def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
@@ -83,6 +84,17 @@ except (ImportError, TypeError):  # NumPy 1.x
 
     def _quiet_state():
         return None
+
+
+def _quietly(kernel, *args):
+    """``kernel(*args)`` with the warnings off. The two kernels nearly every op runs
+    (``_binary``, ``_unary``) inline these lines instead of paying a call."""
+    quiet = None if _quiet_state() is _QUIET else _quiet_on()
+    try:
+        return kernel(*args)
+    finally:
+        if quiet is not None:
+            _quiet_off(quiet)
 
 
 def as_tensor_arg(x):
@@ -376,6 +388,16 @@ def rdiv(a, other):
     return mul(reciprocal(a), other)
 
 
+def _pow_scalar(data, exponent):
+    if exponent == 2:
+        return data * data
+    if exponent == 1:
+        return data.copy()
+    if exponent == 0.5 and data.dtype.kind == "f":
+        return np.sqrt(data)
+    return np.power(data, exponent)
+
+
 def pow(a, exponent):
     if isinstance(exponent, Tensor):
         _no_bool(a, exponent, "pow")
@@ -386,19 +408,7 @@ def pow(a, exponent):
         data = a._data if a._data.dtype == dt else a._data.astype(dt)
         if dt.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        quiet = None if _quiet_state() is _QUIET else _quiet_on()  # (-1) ** 0.5 is nan, silently
-        try:
-            if exponent == 2:
-                out = data * data
-            elif exponent == 1:
-                out = data.copy()
-            elif exponent == 0.5 and dt.kind == "f":
-                out = np.sqrt(data)
-            else:
-                out = np.power(data, exponent)
-        finally:
-            if quiet is not None:
-                _quiet_off(quiet)
+        out = _quietly(_pow_scalar, data, exponent)  # (-1) ** 0.5 is nan, silently
         return record(POW, (a,), np.asarray(out, dtype=dt), {"exponent": exponent})
     if is_scalar(a):
         b = as_tensor_arg(exponent)
@@ -424,12 +434,7 @@ def _with_scalar(op, fwd, a, other):
     if dt.kind != "f" or type(other) is not float and type(other) is not int:  # else: no promotion
         dt = _result_np_dtype(a, other)
         d = d.astype(dt, copy=False)
-    quiet = None if _quiet_state() is _QUIET else _quiet_on()
-    try:
-        out = fwd(d, other)
-    finally:
-        if quiet is not None:
-            _quiet_off(quiet)
+    out = _quietly(fwd, d, other)
     if type(out) is not np.ndarray or out.dtype != dt:
         out = np.asarray(out).astype(dt, copy=False)
     return record(op, (a,), out, {"other": other})
@@ -539,14 +544,8 @@ THRESHOLD_BACKWARD = defop("ThresholdBackwardBackward0",
                            saves=(1,))
 
 
-def _backward_kernel(op, grad_output, output, out, attrs=None, more=()):
-    quiet = None if _quiet_state() is _QUIET else _quiet_on()
-    try:
-        out = out()
-    finally:
-        if quiet is not None:
-            _quiet_off(quiet)
-    return record(op, (grad_output, output) + more, out, attrs)
+def _backward_kernel(op, grad_output, output, kernel, attrs=None, more=()):
+    return record(op, (grad_output, output) + more, _quietly(kernel), attrs)
 
 
 def sigmoid_backward(grad_output, output):
@@ -569,13 +568,8 @@ def threshold_backward(grad_output, x, threshold):
 
 def _sigmoid(d):
     # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
-    quiet = None if _quiet_state() is _QUIET else _quiet_on()
-    try:
-        x = d if d.dtype.itemsize >= 4 else d.astype(np.float32)  # half: in float, as PyTorch computes it
-        return np.asarray(1 / (1 + np.exp(-x)), dtype=d.dtype)
-    finally:
-        if quiet is not None:
-            _quiet_off(quiet)
+    x = d if d.dtype.itemsize >= 4 else d.astype(np.float32)  # half: in float, as PyTorch computes it
+    return np.asarray(_quietly(lambda: 1 / (1 + np.exp(-x))), dtype=d.dtype)
 
 
 NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
@@ -999,18 +993,10 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
     elif d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
-    quiet = None if _quiet_state() is _QUIET else _quiet_on()  # inf + -inf is nan, silently
-    try:
-        if dim is None:
-            out = np.asarray(np.add.reduce(d, axis=None), dtype=d.dtype)
-        else:
-            dims = norm_dims(dim, d.ndim)
-            out = np.add.reduce(d, axis=dims, keepdims=keepdim)
-    finally:
-        if quiet is not None:
-            _quiet_off(quiet)
-    if dim is None:
-        return record(SUM, (x,), out)
+    if dim is None:  # (inf + -inf is nan, silently)
+        return record(SUM, (x,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
+    dims = norm_dims(dim, d.ndim)
+    out = _quietly(lambda: np.add.reduce(d, axis=dims, keepdims=keepdim))
     return record(SUM_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
 
 
@@ -2285,13 +2271,6 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _reduce_grad(g, shape, reduction):
-    if reduction == "none":
-        return g
-    n = int(math.prod(shape)) if reduction == "mean" else 1
-    return expand(g / n if n != 1 else g, shape)
-
-
 def _bce_logits_grad_x(g, ans, x, y, weight=None, pos_weight=None, reduction="mean"):
     if pos_weight is None:
         d = sigmoid(x) - y
@@ -2330,13 +2309,7 @@ LOGIT = defop("LogitBackward0", lambda g, ans, x: g / (x * (1 - x)), saves=(0,))
 
 
 def _logit(p):
-    quiet = None if _quiet_state() is _QUIET else _quiet_on()
-    try:
-        out = np.log(p._data / (1 - p._data))
-    finally:
-        if quiet is not None:
-            _quiet_off(quiet)
-    return record(LOGIT, (p,), out)
+    return record(LOGIT, (p,), _quietly(lambda: np.log(p._data / (1 - p._data))))
 
 
 def binary_cross_entropy_backward(grad_output, p, y, weight, reduction):
@@ -2389,13 +2362,7 @@ def mse_loss_backward(grad_output, a, b, reduction):
     norm = x.dtype.type(2.0)
     if reduction == "mean":
         norm = x.dtype.type(2.0 / math.prod(np.broadcast_shapes(x.shape, np.shape(y))))
-    quiet = None if _quiet_state() is _QUIET else _quiet_on()
-    try:
-        out = norm * (x - y) * go
-    finally:
-        if quiet is not None:
-            _quiet_off(quiet)
-    return record(MSE_BACKWARD, (grad_output, a, b), out, {"reduction": reduction})
+    return _backward_kernel(MSE_BACKWARD, grad_output, a, lambda: norm * (x - y) * go, {"reduction": reduction}, (b,))
 
 
 def _mse_double_backward(g, x, reduction):

@@ -309,9 +309,7 @@ def unpack_saved(node):
     result = None
     if saved:
         for pos, s in zip(node._op.saves, saved):
-            if s is _UNUSED:  # not kept (see Op.save_for), yet a rule may read its shape
-                if pos != "result" and type(args[pos]) is tuple:
-                    args[pos] = _Meta(args[pos])
+            if s is _UNUSED:
                 continue
             if type(s) is _Saved:
                 t = s.tensor
@@ -334,7 +332,7 @@ def unpack_saved(node):
     if standins is None:
         standins = [i for i, a in enumerate(args) if type(a) is tuple]
     for i in standins:
-        if i < len(args) and args[i] is not None:
+        if i < len(args) and type(args[i]) is tuple:  # (a slot Op.save_for left empty, or never saved)
             args[i] = _Meta(args[i])
     return result, args
 
