@@ -156,6 +156,10 @@ def sum_to(g, shape):
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1
     )
+    if not _grad_mode._enabled and g._data.dtype.kind == "f":
+        # A backward pass that builds no graph (the usual one): one reduction, no nodes to record.
+        d = _quietly(np.add.reduce, g._data, dims, None, None, False) if dims else g._data
+        return _wrap(d if d.shape == shape else d.reshape(shape))
     if dims:
         g = sum(g, dims, keepdim=True)
     return reshape(g, shape) if g._data.shape != shape else g
@@ -1253,7 +1257,8 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     if not d.ndim:
         return record(LOG_SOFTMAX, (x,), np.zeros_like(d), {"dim": dim})
     s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
-    return record(LOG_SOFTMAX, (x,), s - np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True)), {"dim": dim})
+    s -= np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True))
+    return record(LOG_SOFTMAX, (x,), s, {"dim": dim})
 
 
 # ----- Linear algebra -----
@@ -1276,8 +1281,10 @@ ADDMM = defop("AddmmBackward0",
 
 def _grad_strides(x):
     """``x``'s strides in elements, kept (as PyTorch keeps them) only when ``x`` will get a grad."""
-    d = x._data
-    return tuple(s // d.itemsize for s in d.strides) if x._requires_grad else ()
+    if not x._requires_grad:
+        return ()
+    st, n = x._data.strides, x._data.itemsize
+    return (st[0] // n, st[1] // n) if len(st) == 2 else tuple(s // n for s in st)
 
 
 def _col_major(strides, shape):
@@ -1771,11 +1778,14 @@ def _broadcast_view(d, shape):
     built directly when ``d`` is one contiguous block: ``broadcast_to`` costs several small kernels."""
     if not d.flags.c_contiguous or not d.size:
         return np.broadcast_to(d, shape)
-    lead = len(shape) - d.ndim
-    ds, st = d.shape, d.strides
-    out = np.ndarray(shape, d.dtype, d, 0, tuple(0 if i < lead or ds[i - lead] == 1 else st[i - lead]
-                                                 for i in range(len(shape))))
-    out.flags.writeable = False
+    if d.ndim:
+        lead = len(shape) - d.ndim
+        ds, st = d.shape, d.strides
+        strides = tuple(0 if i < lead or ds[i - lead] == 1 else st[i - lead] for i in range(len(shape)))
+    else:  # a scalar's grad spread over a sum's input: the commonest case in a backward pass
+        strides = (0,) * len(shape)
+    out = np.ndarray(shape, d.dtype, d, 0, strides)
+    out.setflags(write=False)
     return out
 
 
@@ -2470,17 +2480,22 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
         x2, t2 = np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
     c = x2.shape[1]
     valid = t2 != ignore_index
-    tv = t2[valid]
+    every = np.logical_and.reduce(valid)
+    tv = t2 if every else t2[valid]
     if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
         bad = tv[(tv < 0) | (tv >= c)][0]
         raise IndexError(f"Target {bad} is out of bounds.")
-    safe = np.where(valid, t2, 0)
-    if weight is None:
-        w = valid.astype(x.dtype)
+    if every and weight is None:  # the common case: every weight 1, so no product and no mask
+        picked = -x2[np.arange(len(t2)), t2]
+        total = x.dtype.type(len(t2))
     else:
-        w = np.where(valid, _np_of(weight)[safe], 0).astype(x.dtype)
-    picked = -x2[np.arange(len(t2)), safe] * w
-    total = np.add.reduce(w)
+        safe = np.where(valid, t2, 0)
+        if weight is None:
+            w = valid.astype(x.dtype)
+        else:
+            w = np.where(valid, _np_of(weight)[safe], 0).astype(x.dtype)
+        picked = -x2[np.arange(len(t2)), safe] * w
+        total = np.add.reduce(w)
     if reduction == "mean":
         out = np.asarray(np.add.reduce(picked) / total, dtype=x.dtype)
     elif reduction == "sum":
@@ -2495,12 +2510,15 @@ def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reducti
     shape = x._data.shape
     c = shape[1] if len(shape) > 1 else shape[0]
     t2 = target.reshape(-1)
-    valid = t2 != ignore_index
-    safe = np.where(valid, t2, 0)
     dt = x._data.dtype
-    w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
     onehot = np.zeros((len(t2), c), dtype=dt)
-    onehot[np.arange(len(t2)), safe] = -w
+    if weight is None and total == len(t2):  # no target ignored (the forward's total counts them)
+        onehot[np.arange(len(t2)), t2] = -1
+    else:
+        valid = t2 != ignore_index
+        safe = np.where(valid, t2, 0)
+        w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
+        onehot[np.arange(len(t2)), safe] = -w
     if len(shape) == 1:
         onehot = onehot.reshape(shape)
     elif len(shape) > 2:

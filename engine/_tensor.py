@@ -260,13 +260,9 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                         continue
             if type(i) is int:
                 t = inputs[i]
-                if isinstance(t, Tensor):
-                    s = _new(_Saved)  # _Saved(t) without the call: this runs for most saved inputs
-                    s.tensor = t
-                    s.version = t._vc[0]
-                    s.is_output = False
-                    t = s
-                saved.append(t)
+                # A saved input is a plain (tensor, version) pair, any other value a one-item list:
+                # cheaper to make and read than a _Saved, which this runs for nearly every op.
+                saved.append((t, t._vc[0]) if isinstance(t, Tensor) else [t])
             else:  # "result"
                 saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
         node._saved = saved
@@ -311,7 +307,11 @@ def unpack_saved(node):
         for pos, s in zip(node._op.saves, saved):
             if s is _UNUSED:
                 continue
-            if type(s) is _Saved:
+            if type(s) is tuple:
+                t, version = s
+                if t._vc[0] != version:
+                    raise RuntimeError(_version_message(t, version, None))
+            elif type(s) is _Saved:
                 t = s.tensor
                 if t._vc[0] != s.version:
                     raise RuntimeError(_version_message(t, s.version, node if s.is_output else None))
@@ -323,7 +323,7 @@ def unpack_saved(node):
                     t._grad_fn = node
                     t._vc = s.tensor._vc
             else:
-                t = s
+                t = s[0]
             if pos == "result":
                 result = t
             else:
@@ -378,6 +378,7 @@ class Tensor:
     _no_grad_view = False  # a view made under no_grad: it must not be modified in place with grad on
     _retains_grad = False
     _hooks = None
+    _post_hooks = None
     _accumulator = None
     __array_ufunc__ = None  # replaced in _methods: NumPy operators run ours, ufuncs give tensors back
     __array_priority__ = 1000
@@ -494,9 +495,9 @@ class Tensor:
     def register_post_accumulate_grad_hook(self, hook):
         if self._grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        if "_post_hooks" not in self.__dict__:
-            self.__dict__["_post_hooks"] = _HookDict()
-        return add_hook(self.__dict__["_post_hooks"], hook)
+        if self._post_hooks is None:
+            self._post_hooks = _HookDict()
+        return add_hook(self._post_hooks, hook)
 
     def _grad_accumulator(self):
         acc = self._accumulator() if self._accumulator is not None else None

@@ -149,6 +149,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if g is not None:
                     ans, args = unpack_saved(node)
                     attrs, metas, vjps = node._attrs, node._metas, op.vjps
+            elif (op is None and plain_walk and node._plain and type(node) is AccumulateGrad
+                  and node.variable._hooks is None and node.variable._post_hooks is None):
+                _accumulate_grad(node.variable, grads, create_graph, True)  # the leaf's node, inlined
+                grads = None
+                continue
             else:
                 outs = _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, needed,
                                  retain_graph)
@@ -280,15 +285,32 @@ def _hooked_grad(node, nr, g):
 _getrefcount = getattr(sys, "getrefcount", None) or (lambda obj: -1)  # -1: no refcounts (PyPy), always copy
 
 
-def _exclusive_refs():
-    # What apply_node sees when only the engine holds a grad (its list entry and a local) and only
-    # the grad holds its array; measured, not assumed, as the count differs across Python versions.
-    grads = [_wrap(np.zeros(1))]
+def _exclusive_refs(grads):
+    # What _accumulate_grad sees when only the engine holds a grad (its list entry and a local)
+    # and only the grad holds its array; measured, not assumed, as the count differs across
+    # Python versions.
     g = grads[0]
     return _getrefcount(g), _getrefcount(g._data)
 
 
-_EXCLUSIVE_REFS = _exclusive_refs() if hasattr(sys, "getrefcount") else (0, 0)
+_EXCLUSIVE_REFS = _exclusive_refs([_wrap(np.zeros(1))]) if hasattr(sys, "getrefcount") else (0, 0)
+
+
+def _accumulate_grad(var, grads, create_graph, steal):
+    """AccumulateGrad's work: ``grads[0]`` into the leaf ``var``'s ``.grad``. With ``steal``, .grad
+    takes the incoming array instead of a copy when nothing else can ever see it: only ``grads``
+    holds the grad (no hook kept it, no other consumer, not a root gradient, which run_backward
+    keeps referenced) and only the grad holds its array, which owns its memory."""
+    g = grads[0]
+    if g is None:
+        return
+    if (steal and var._grad is None and not create_graph and _getrefcount(g) == _EXCLUSIVE_REFS[0]
+            and _getrefcount(g._data) == _EXCLUSIVE_REFS[1]):
+        d = g._data
+        if d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable and d.flags.c_contiguous:
+            var._grad = _wrap(d)
+            return
+    _accumulate(var, g, create_graph)
 
 
 def _accumulate(t, g, create_graph):
@@ -325,21 +347,10 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=F
 
     if isinstance(node, AccumulateGrad):
         var = node.variable
-        g = grads[0] if hooks_done or not var._hooks else _hooked_grad(node, 0, grads[0])
-        if g is not None:
-            # .grad takes the incoming array instead of a copy when nothing else can ever see it:
-            # only the engine holds ``g`` (no hook, no other consumer, not a root gradient, which
-            # run_backward keeps referenced) and only ``g`` holds its array, which owns its memory.
-            if (owned and var._grad is None and not create_graph and g is grads[0] and not node._hooks
-                    and _getrefcount(g) == _EXCLUSIVE_REFS[0] and _getrefcount(g._data) == _EXCLUSIVE_REFS[1]):
-                d = g._data
-                if (d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable
-                        and d.flags.c_contiguous):
-                    var._grad = _wrap(d)
-                    g = None
-            if g is not None:
-                _accumulate(var, g, create_graph)
-        post = var.__dict__.get("_post_hooks")
+        if var._hooks and not hooks_done:
+            grads[0] = _hooked_grad(node, 0, grads[0])
+        _accumulate_grad(var, grads, create_graph, owned and not node._hooks)
+        post = var._post_hooks
         if post:
             for h in list(post.values()):
                 h(var)
