@@ -566,8 +566,14 @@ def threshold_backward(grad_output, x, threshold):
     go = grad_output._data
     # A product with the mask, not np.where: several times faster on a random mask. (Unlike
     # PyTorch's kernel, an inf or nan grad where x <= threshold gives nan there, not 0.)
-    return _backward_kernel(THRESHOLD_BACKWARD, grad_output, x,
-                            lambda: go * ~(x._data <= threshold), {"threshold": threshold})
+    # The mask is "not x <= threshold", so a nan x passes its grad, as in PyTorch.
+    return _backward_kernel(THRESHOLD_BACKWARD, grad_output, x, lambda: go * _not_at_most(x._data, threshold),
+                            {"threshold": threshold})
+
+
+def _not_at_most(d, threshold):
+    m = d <= threshold
+    return np.logical_not(m, out=m) if type(m) is np.ndarray else ~m
 
 
 def _sigmoid(d):
