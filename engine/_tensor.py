@@ -301,17 +301,20 @@ def unpack_saved(node):
     saved = node._saved
     if saved is None and node._freed:
         raise freed_error()
+    op = node._op
     args = list(node._metas)
     result = None
     if saved:
-        for pos, s in zip(node._op.saves, saved):
-            if s is _UNUSED:
-                continue
-            if type(s) is tuple:
+        for pos, s in zip(op.saves, saved):
+            if type(s) is tuple:  # a saved input, the commonest slot
                 t, version = s
                 if t._vc[0] != version:
                     raise RuntimeError(_version_message(t, version, None))
-            elif type(s) is _Saved:
+                args[pos] = t
+                continue
+            if s is _UNUSED:
+                continue
+            if type(s) is _Saved:
                 t = s.tensor
                 if t._vc[0] != s.version:
                     raise RuntimeError(_version_message(t, s.version, node if s.is_output else None))
@@ -328,7 +331,7 @@ def unpack_saved(node):
                 result = t
             else:
                 args[pos] = t
-    standins = node._op.standins
+    standins = op.standins
     if standins is None:
         standins = [i for i, a in enumerate(args) if type(a) is tuple]
     for i in standins:
