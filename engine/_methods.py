@@ -183,25 +183,12 @@ for _name in ("__sub__", "__rsub__", "__rtruediv__",
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
 
 
-# The commonest operators call the shared kernel directly: one Python call less per op, and the
-# backward rules are made of them.
-def _arith_operator(name, op, ufunc, true_div=False):
-    binary = _ops._binary
-
-    def operator(self, other):
-        if type(other) in _FAST_OPERANDS or isinstance(other, _OPERANDS):
-            return binary(op, ufunc, self, other, None, true_div)
-        return NotImplemented
-
-    operator.__name__ = operator.__qualname__ = name
-    return operator
-
-
-Tensor.__add__ = _arith_operator("add", _ops.ADD, np.add)
+# The commonest operators are the shared kernel itself (see _ops.binary_operator).
+Tensor.__add__ = _ops.binary_operator("add", _ops.ADD, np.add, _OPERANDS)
 Tensor.__radd__ = _checks_operand(lambda self, other: _ops.add(other, self) if isinstance(other, Tensor) else
-                                  _ops._binary(_ops.ADD, np.add, self, other))
-Tensor.__mul__ = Tensor.__rmul__ = _arith_operator("mul", _ops.MUL, np.multiply)
-Tensor.__truediv__ = _arith_operator("div", _ops.DIV, np.true_divide, True)
+                                  _ops._binary(self, other, _ops.ADD, np.add))
+Tensor.__mul__ = Tensor.__rmul__ = _ops.binary_operator("mul", _ops.MUL, np.multiply, _OPERANDS)
+Tensor.__truediv__ = _ops.binary_operator("div", _ops.DIV, np.true_divide, _OPERANDS, True)
 
 
 # ----- NumPy ufuncs on tensors -----

@@ -10,6 +10,7 @@ import builtins
 import dis
 import functools
 import math
+import types
 import warnings
 
 import numpy as np
@@ -179,7 +180,7 @@ def _result_np_dtype(a, b):
     return _dtypes.result_type(a, b).np
 
 
-def _binary(op, fwd, a, b, attrs=None, true_div=False):
+def _binary(a, b, op, fwd, attrs=None, true_div=False, operands=None):
     # Fast path: two tensors of one dtype, a float tensor and a bool mask (a ufunc casts the mask in
     # its loop: relu's backward), or a float tensor and a Python number. Most calls take it.
     if type(a) is Tensor:
@@ -198,6 +199,8 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
         slow = True
     dt = None
     if slow:
+        if operands is not None and not isinstance(b, operands):
+            return NotImplemented  # an operator's other side it does not take (``t + None``): Python's TypeError
         a, b = as_tensor_arg(a), as_tensor_arg(b)
         dt = _result_np_dtype(a, b)
         if true_div and dt.kind != "f":
@@ -229,6 +232,16 @@ def _binary(op, fwd, a, b, attrs=None, true_div=False):
     t._grad_fn = None
     t._vc = [0]
     return t
+
+
+def binary_operator(name, op, fwd, operands, true_div=False):
+    """``Tensor.__mul__`` and the like: ``_binary`` itself, with ``op`` and ``fwd`` as its defaults,
+    so ``t * x`` (which backward rules are made of) is one Python call, not a wrapper and a call.
+    ``operands``: the types the operator takes; anything else is NotImplemented, as in PyTorch."""
+    f = types.FunctionType(_binary.__code__, _binary.__globals__, name,
+                           (op, fwd, None, true_div, operands), _binary.__closure__)
+    f.__qualname__ = name
+    return f
 
 
 # ----- Binary arithmetic -----
@@ -293,8 +306,8 @@ def _tie_mask(a, b, cmp):
 
 
 def add(a, b, *, alpha=1):
-    return _binary(ADD, np.add if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
-                   a, b, None if alpha == 1 else {"alpha": alpha})
+    return _binary(a, b, ADD, np.add if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
+                   None if alpha == 1 else {"alpha": alpha})
 
 
 def _is_bool(x):
@@ -320,8 +333,8 @@ def sub(a, b, *, alpha=1):
     if not (type(a) is Tensor and a._data.dtype.kind == "f"
             and (tb is float or tb is int or tb is Tensor and b._data.dtype.kind == "f")):
         _sub_check(a, b)
-    return _binary(SUB, np.subtract if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
-                   a, b, None if alpha == 1 else {"alpha": alpha})
+    return _binary(a, b, SUB, np.subtract if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
+                   None if alpha == 1 else {"alpha": alpha})
 
 
 def rsub(a, other, *, alpha=1):
@@ -337,17 +350,17 @@ def rsub(a, other, *, alpha=1):
 
 
 def mul(a, b):
-    return _binary(MUL, np.multiply, a, b)
+    return _binary(a, b, MUL, np.multiply)
 
 
 def div(a, b, *, rounding_mode=None):
     if rounding_mode is None:
-        return _binary(DIV, np.true_divide, a, b, true_div=True)
+        return _binary(a, b, DIV, np.true_divide, true_div=True)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     _no_bool(a, b, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
-    return _binary(DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div, a, b)
+    return _binary(a, b, DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div)
 
 
 def _int_zero_check(x, y):
@@ -420,15 +433,15 @@ def pow(a, exponent):
         with np.errstate(all="ignore"):
             out = np.power(dt.type(a), b._data.astype(dt, copy=False))
         return record(RPOW, (b,), np.asarray(out, dtype=dt), {"base": a})
-    return _binary(POW_T, np.power, a, exponent)
+    return _binary(a, exponent, POW_T, np.power)
 
 
 def maximum(a, b):
-    return _binary(MAXIMUM, np.maximum, a, b)
+    return _binary(a, b, MAXIMUM, np.maximum)
 
 
 def minimum(a, b):
-    return _binary(MINIMUM, np.minimum, a, b)
+    return _binary(a, b, MINIMUM, np.minimum)
 
 
 def _with_scalar(op, fwd, a, other):
@@ -460,13 +473,13 @@ def remainder(a, b):
     _no_bool(a, b, "remainder_cpu")
     if isinstance(a, Tensor) and is_scalar(b):
         return _with_scalar(REMAINDER_SCALAR, _remainder, a, b)
-    return _binary(REMAINDER, _remainder, a, b)
+    return _binary(a, b, REMAINDER, _remainder)
 
 
 def fmod(a, b):
     if isinstance(a, Tensor) and is_scalar(b):
         return _with_scalar(FMOD_SCALAR, _fmod, a, b)
-    return _binary(FMOD, _fmod, a, b)
+    return _binary(a, b, FMOD, _fmod)
 
 
 def floor_divide(a, b):
@@ -474,7 +487,7 @@ def floor_divide(a, b):
     _no_bool(a, b, "div_floor_cpu")
     if isinstance(a, Tensor) and is_scalar(b):
         return _with_scalar(FLOOR_DIVIDE, _floor_div, a, b)
-    return _binary(FLOOR_DIVIDE, _floor_div, a, b)
+    return _binary(a, b, FLOOR_DIVIDE, _floor_div)
 
 
 # ----- Unary math -----
