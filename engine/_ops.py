@@ -547,6 +547,12 @@ _unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: n
 # ----- PyTorch's backward kernels, ops of their own with their own rules -----
 # (what a double backward through sigmoid, tanh, relu or softmax shows, and one kernel each)
 
+def _zero_grad(g):
+    """The grad of an input the function is constant in, wholly or piecewise (nll_loss's input,
+    a sign, a mask): zeros."""
+    return _wrap(np.zeros_like(g._data))
+
+
 SIGMOID_BACKWARD = defop("SigmoidBackwardBackward0",
                          lambda g, ans, grad_output, output: sigmoid_backward(g, output),
                          lambda g, ans, grad_output, output: g * grad_output * _add_scalar(_mul_scalar(output, -2), 1),
@@ -557,7 +563,7 @@ TANH_BACKWARD = defop("TanhBackwardBackward0",
                       saves=(0, 1))
 THRESHOLD_BACKWARD = defop("ThresholdBackwardBackward0",
                            lambda g, ans, grad_output, x, threshold: threshold_backward(g, x, threshold),
-                           lambda g, ans, grad_output, x, threshold: _wrap(np.zeros_like(g._data)),
+                           lambda g, ans, grad_output, x, threshold: _zero_grad(g),
                            saves=(1,))
 
 
@@ -602,7 +608,7 @@ LEAKY_RELU = defop("LeakyReluBackward0",
                    lambda g, ans, x, negative_slope: leaky_relu_backward(g, x, negative_slope), saves=(0,))
 LEAKY_RELU_BACKWARD = defop("LeakyReluBackwardBackward0",
                             lambda g, ans, grad_output, x, negative_slope: leaky_relu_backward(g, x, negative_slope),
-                            lambda g, ans, grad_output, x, negative_slope: _wrap(np.zeros_like(g._data)),
+                            lambda g, ans, grad_output, x, negative_slope: _zero_grad(g),
                             saves=(1,))
 
 
@@ -637,7 +643,7 @@ ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
 ROUND_DECIMALS = defop("RoundBackward1", lambda g, ans, x, decimals: g * 0.0)
 SIGN = defop("SignBackward0", lambda g, ans, x: g * 0.0)
-SGN = defop("SgnBackward0", lambda g, ans, x: _wrap(np.zeros_like(g._data)))  # what abs and norms use
+SGN = defop("SgnBackward0", lambda g, ans, x: _zero_grad(g))
 
 
 def _in_range(x, lo, hi):
@@ -774,14 +780,18 @@ def round(x, *, decimals=0):
     return record(ROUND_DECIMALS, (x,), np.round(x._data, decimals), {"decimals": decimals})
 
 
-def sign(x):
+def _sign(op, x):
     d = x._data
-    return record(SIGN, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
+    return record(op, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
+
+
+def sign(x):
+    return _sign(SIGN, x)
 
 
 def sgn(x):
-    d = x._data
-    return record(SGN, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
+    """``sign`` with its own node (SgnBackward0), as abs and the norms use it in PyTorch."""
+    return _sign(SGN, x)
 
 
 def isnan(x):
@@ -874,12 +884,7 @@ def any(x, dim=None, keepdim=False):
 
 def _expand_back(g, shape, dims, keepdim):
     """Broadcast a reduced grad back over the reduced dims."""
-    if not keepdim and dims:
-        for d in dims:
-            g = unsqueeze(g, d)
-    elif not keepdim and dims is None and g._data.ndim:
-        pass
-    return expand(g, shape)
+    return expand(_unsqueeze_back(g, dims, keepdim), shape)
 
 
 def _unsqueeze_back(g, dims, keepdim):
@@ -1019,7 +1024,7 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
     if dim is None:  # (inf + -inf is nan, silently)
         return record(SUM, (x,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
     dims = norm_dims(dim, d.ndim)
-    out = _quietly(lambda: np.add.reduce(d, axis=dims, keepdims=keepdim))
+    out = _quietly(np.add.reduce, d, dims, None, None, keepdim)
     return record(SUM_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
 
 
@@ -2397,6 +2402,8 @@ def mse_loss_backward(grad_output, a, b, reduction):
 def _mse_double_backward(g, x, reduction):
     g = _mul_scalar(g, 2)
     return _div_scalar(g, x.numel()) if reduction == "mean" else g
+
+
 def _nll_ops(name):
     """``nll_loss`` (or ``nll_loss2d``) and its backward kernel, whose own rules are PyTorch's:
     ``nll_loss`` again for the incoming grad, zeros for the input."""
@@ -2405,7 +2412,7 @@ def _nll_ops(name):
     backward = defop(f"{name}BackwardBackward0",
                      lambda g, ans, grad_output, x, target, weight, ignore_index, reduction, total:
                      _nll_loss(forward, g, _wrap(target), weight, ignore_index, reduction),
-                     lambda g, ans, grad_output, x, **attrs: _wrap(np.zeros_like(g._data)))
+                     lambda g, ans, grad_output, x, **attrs: _zero_grad(g))
     return forward, backward
 
 

@@ -314,23 +314,20 @@ def unpack_saved(node):
                 continue
             if s is _UNUSED:
                 continue
-            if type(s) is _Saved:
-                t = s.tensor
-                if t._vc[0] != s.version:
-                    raise RuntimeError(_version_message(t, s.version, node if s.is_output else None))
-                if s.is_output and _grad_mode._enabled:
-                    # A saved output is rebuilt with this node as its grad_fn, like PyTorch's
-                    # SavedVariable: no reference cycle, yet higher-order grads flow through it
-                    # (without create_graph the rule records nothing: the plain alias serves).
-                    t = _wrap(t._data, True)
-                    t._grad_fn = node
-                    t._vc = s.tensor._vc
-            else:
-                t = s[0]
-            if pos == "result":
-                result = t
-            else:
-                args[pos] = t
+            if type(s) is list:  # a saved Python value
+                args[pos] = s[0]
+                continue
+            # The saved result (a _Saved). It is rebuilt with this node as its grad_fn, like
+            # PyTorch's SavedVariable: no reference cycle, yet higher-order grads flow through it
+            # (without create_graph the rule records nothing: the plain alias serves).
+            t = s.tensor
+            if t._vc[0] != s.version:
+                raise RuntimeError(_version_message(t, s.version, node))
+            if _grad_mode._enabled:
+                t = _wrap(t._data, True)
+                t._grad_fn = node
+                t._vc = s.tensor._vc
+            result = t
     standins = op.standins
     if standins is None:
         standins = [i for i, a in enumerate(args) if type(a) is tuple]
