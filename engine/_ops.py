@@ -22,7 +22,7 @@ from ._tensor import (_LEAF_INPLACE, _UNUSED, _VIEW_LEAF_INPLACE, Size, Tensor, 
 
 
 class Op:
-    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for", "standins")
+    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for", "standins", "array_vjps")
 
     def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,)):
         self.node_cls = node_class(name, cpp_name)
@@ -37,6 +37,10 @@ class Op:
         if name == "standins":
             self.standins = _standins(self.vjps, self.saves, self.save_for)
             return self.standins
+        if name == "array_vjps":
+            twins = tuple(map(_on_arrays, self.vjps))
+            self.array_vjps = None if None in twins else twins
+            return self.array_vjps
         raise AttributeError(name)
 
 
@@ -63,6 +67,9 @@ def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
     return Op(name, vjps, saves, cpp_name, outputs)
 
 
+_ON_ARRAYS = {}  # an engine function -> what it computes, on NumPy arrays: see _on_arrays
+
+
 # ----- Helpers: coercion, dims, broadcasting -----
 
 # NumPy's floating-point warnings off around a kernel (1/0 is inf and 0/0 nan, silently, as in
@@ -87,12 +94,12 @@ except (ImportError, TypeError):  # NumPy 1.x
         return None
 
 
-def _quietly(kernel, *args):
-    """``kernel(*args)`` with the warnings off. The two kernels nearly every op runs
+def _quietly(kernel, *args, **kwargs):
+    """``kernel(*args, **kwargs)`` with the warnings off. The two kernels nearly every op runs
     (``_binary``, ``_unary``) inline these lines instead of paying a call."""
     quiet = None if _quiet_state() is _QUIET else _quiet_on()
     try:
-        return kernel(*args)
+        return kernel(*args, **kwargs)
     finally:
         if quiet is not None:
             _quiet_off(quiet)
@@ -148,22 +155,32 @@ def _broadcast_error(sa, sb):
     return RuntimeError("shapes cannot be broadcast")
 
 
+def _broadcast_dims(gshape, shape):
+    lead = len(gshape) - len(shape)
+    return tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1)
+
+
 def sum_to(g, shape):
     """Undo broadcasting: sum ``g`` down to ``shape``. The one place this happens."""
     gshape = g._data.shape
     if gshape == shape:
         return g
-    lead = len(gshape) - len(shape)
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1
-    )
     if not _grad_mode._enabled and g._data.dtype.kind == "f":
-        # A backward pass that builds no graph (the usual one): one reduction, no nodes to record.
-        d = _quietly(np.add.reduce, g._data, dims, None, None, False) if dims else g._data
-        return _wrap(d if d.shape == shape else d.reshape(shape))
+        return _wrap(_sum_to(g._data, shape))  # no graph to build: one reduction, no nodes
+    dims = _broadcast_dims(gshape, shape)
     if dims:
         g = sum(g, dims, keepdim=True)
     return reshape(g, shape) if g._data.shape != shape else g
+
+
+def _sum_to(d, shape):
+    """``sum_to`` on a NumPy array."""
+    if d.shape == shape:
+        return d
+    dims = _broadcast_dims(d.shape, shape)
+    if dims:
+        d = _quietly(np.add.reduce, d, dims, None, None, False)
+    return d if d.shape == shape else d.reshape(shape)
 
 
 def _result_np_dtype(a, b):
@@ -519,6 +536,7 @@ def _unary(name, node, fwd, vjp, saves=()):
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``{name}``; its backward node is ``{node}``."
     globals()[name] = f
+    _ON_ARRAYS[f] = fwd
     return op
 
 
@@ -567,27 +585,38 @@ THRESHOLD_BACKWARD = defop("ThresholdBackwardBackward0",
                            saves=(1,))
 
 
-def _backward_kernel(op, grad_output, output, kernel, attrs=None, more=()):
-    return record(op, (grad_output, output) + more, _quietly(kernel), attrs)
+def _backward_kernel(op, kernel, inputs, attrs=None):
+    """A backward kernel as an op: ``kernel`` (a function of NumPy arrays, which is also what a
+    rule run on arrays calls) on the inputs' arrays and ``attrs``, recorded as ``op``."""
+    out = _quietly(kernel, *[_np_of(t) for t in inputs], **attrs) if attrs else _quietly(kernel, *[t._data for t in inputs])
+    return record(op, inputs, out, attrs)
+
+
+def _sigmoid_backward(go, y):
+    return go * (y * (1 - y))
 
 
 def sigmoid_backward(grad_output, output):
-    go, y = grad_output._data, output._data
-    return _backward_kernel(SIGMOID_BACKWARD, grad_output, output, lambda: go * (y * (1 - y)))
+    return _backward_kernel(SIGMOID_BACKWARD, _sigmoid_backward, (grad_output, output))
+
+
+def _tanh_backward(go, y):
+    return go * (1 - y * y)
 
 
 def tanh_backward(grad_output, output):
-    go, y = grad_output._data, output._data
-    return _backward_kernel(TANH_BACKWARD, grad_output, output, lambda: go * (1 - y * y))
+    return _backward_kernel(TANH_BACKWARD, _tanh_backward, (grad_output, output))
 
 
-def threshold_backward(grad_output, x, threshold):
-    go = grad_output._data
+def _threshold_backward(go, x, threshold):
     # A product with the mask, not np.where: several times faster on a random mask. (Unlike
     # PyTorch's kernel, an inf or nan grad where x <= threshold gives nan there, not 0.)
     # The mask is "not x <= threshold", so a nan x passes its grad, as in PyTorch.
-    return _backward_kernel(THRESHOLD_BACKWARD, grad_output, x, lambda: go * _not_at_most(x._data, threshold),
-                            {"threshold": threshold})
+    return go * _not_at_most(x, threshold)
+
+
+def threshold_backward(grad_output, x, threshold):
+    return _backward_kernel(THRESHOLD_BACKWARD, _threshold_backward, (grad_output, x), {"threshold": threshold})
 
 
 def _not_at_most(d, threshold):
@@ -612,10 +641,12 @@ LEAKY_RELU_BACKWARD = defop("LeakyReluBackwardBackward0",
                             saves=(1,))
 
 
+def _leaky_relu_backward(go, x, negative_slope):
+    return np.where(x > 0, go, go * go.dtype.type(negative_slope))
+
+
 def leaky_relu_backward(grad_output, x, negative_slope):
-    go = grad_output._data
-    return _backward_kernel(LEAKY_RELU_BACKWARD, grad_output, x,
-                            lambda: np.where(x._data > 0, go, go * go.dtype.type(negative_slope)),
+    return _backward_kernel(LEAKY_RELU_BACKWARD, _leaky_relu_backward, (grad_output, x),
                             {"negative_slope": negative_slope})
 SOFTPLUS = defop("SoftplusBackward0",
                  lambda g, ans, x, beta, threshold: softplus_backward(g, x, beta, threshold), saves=(0,))
@@ -692,9 +723,13 @@ def leaky_relu(x, negative_slope=0.01):
     return record(LEAKY_RELU, (x,), np.where(d > 0, d, d * negative_slope), {"negative_slope": negative_slope})
 
 
+def _softplus_backward(go, x, beta, threshold):
+    z = x * beta
+    return np.where(z > threshold, go, go * _sigmoid(z))
+
+
 def softplus_backward(grad_output, x, beta, threshold):
-    go, z = grad_output._data, x._data * beta
-    return _backward_kernel(SOFTPLUS_BACKWARD, grad_output, x, lambda: np.where(z > threshold, go, go * _sigmoid(z)),
+    return _backward_kernel(SOFTPLUS_BACKWARD, _softplus_backward, (grad_output, x),
                             {"beta": beta, "threshold": threshold})
 
 
@@ -719,10 +754,12 @@ def silu(x):
     return record(SILU, (x,), d * _sigmoid(d))
 
 
+def _elu_backward(go, x, alpha):
+    return np.where(x <= 0, go * (alpha * np.exp(np.minimum(x, 0))), go)
+
+
 def elu_backward(grad_output, x, alpha):
-    go, d = grad_output._data, x._data
-    return _backward_kernel(ELU_BACKWARD, grad_output, x,
-                            lambda: np.where(d <= 0, go * (alpha * np.exp(np.minimum(d, 0))), go), {"alpha": alpha})
+    return _backward_kernel(ELU_BACKWARD, _elu_backward, (grad_output, x), {"alpha": alpha})
 
 
 def elu(x, alpha=1.0):
@@ -903,7 +940,7 @@ def _n_reduced(shape, dims):
 
 SUM = defop("SumBackward0", lambda g, ans, x: expand(g, x.shape))
 SUM_DIM = defop("SumBackward1", lambda g, ans, x, dims, keepdim: _expand_back(g, x.shape, dims, keepdim))
-MEAN = defop("MeanBackward0", lambda g, ans, x: expand(g / x.numel(), x.shape))
+MEAN = defop("MeanBackward0", lambda g, ans, x: expand(g / _n_reduced(x.shape, None), x.shape))
 MEAN_DIM = defop("MeanBackward1",
                  lambda g, ans, x, dims, keepdim: _expand_back(g / _n_reduced(x.shape, dims), x.shape, dims, keepdim))
 PROD = defop("ProdBackward0", lambda g, ans, x: _prod_grad(g, ans, x, None, False), saves=(0, "result"))
@@ -1243,18 +1280,20 @@ LOG_SOFTMAX_BACKWARD = defop(
     saves=(0, 1))
 
 
+def _softmax_backward(go, y, dim):
+    return y * (go - np.add.reduce(go * y, axis=dim if y.ndim else None, keepdims=True))
+
+
 def _softmax_backward_data(grad_output, output, dim):
-    go, y = grad_output._data, output._data
-    axis = dim if y.ndim else None
-    return _backward_kernel(SOFTMAX_BACKWARD, grad_output, output,
-                            lambda: y * (go - np.add.reduce(go * y, axis=axis, keepdims=True)), {"dim": dim})
+    return _backward_kernel(SOFTMAX_BACKWARD, _softmax_backward, (grad_output, output), {"dim": dim})
+
+
+def _log_softmax_backward(go, y, dim):
+    return go - np.exp(y) * np.add.reduce(go, axis=dim if y.ndim else None, keepdims=True)
 
 
 def _log_softmax_backward_data(grad_output, output, dim):
-    go, y = grad_output._data, output._data
-    axis = dim if y.ndim else None
-    return _backward_kernel(LOG_SOFTMAX_BACKWARD, grad_output, output,
-                            lambda: go - np.exp(y) * np.add.reduce(go, axis=axis, keepdims=True), {"dim": dim})
+    return _backward_kernel(LOG_SOFTMAX_BACKWARD, _log_softmax_backward, (grad_output, output), {"dim": dim})
 
 
 def _softmax_dim(x, dim, name):
@@ -2346,18 +2385,17 @@ def _logit(p):
     return record(LOGIT, (p,), _quietly(lambda: np.log(p._data / (1 - p._data))))
 
 
-def binary_cross_entropy_backward(grad_output, p, y, weight, reduction):
+def _binary_cross_entropy_backward(go, x, t, weight, reduction):
     """PyTorch's kernel: ``grad * (p - y) / max(p * (1 - p), 1e-12)``, weighted, over N for "mean"."""
-    go, x, t = grad_output._data, p._data, y._data
-    w = None if weight is None else _np_of(weight)
+    r = go * (x - t) / np.maximum((1 - x) * x, x.dtype.type(1e-12))
+    if weight is not None:
+        r = r * _np_of(weight)
+    return (r / x.size if reduction == "mean" else r).astype(x.dtype, copy=False)
 
-    def kernel():
-        r = go * (x - t) / np.maximum((1 - x) * x, x.dtype.type(1e-12))
-        if w is not None:
-            r = r * w
-        return (r / x.size if reduction == "mean" else r).astype(x.dtype, copy=False)
 
-    return _backward_kernel(BCE_BACKWARD, grad_output, p, kernel, {"weight": weight, "reduction": reduction}, (y,))
+def binary_cross_entropy_backward(grad_output, p, y, weight, reduction):
+    return _backward_kernel(BCE_BACKWARD, _binary_cross_entropy_backward, (grad_output, p, y),
+                            {"weight": weight, "reduction": reduction})
 
 
 # Its own rules, from PyTorch's binary_cross_entropy_double_backward* (eps keeps 0 and 1 finite).
@@ -2390,13 +2428,16 @@ MSE_BACKWARD = defop("MseLossBackwardBackward0",
                      saves=(0, 1, 2))
 
 
-def mse_loss_backward(grad_output, a, b, reduction):
+def _mse_loss_backward(go, x, y, reduction):
     """PyTorch's kernel: ``2 * (a - b) * grad``, over the element count for "mean"."""
-    go, x, y = grad_output._data, a._data, _np_of(b)
     norm = x.dtype.type(2.0)
     if reduction == "mean":
         norm = x.dtype.type(2.0 / math.prod(np.broadcast_shapes(x.shape, np.shape(y))))
-    return _backward_kernel(MSE_BACKWARD, grad_output, a, lambda: norm * (x - y) * go, {"reduction": reduction}, (b,))
+    return norm * (x - y) * go
+
+
+def mse_loss_backward(grad_output, a, b, reduction):
+    return _backward_kernel(MSE_BACKWARD, _mse_loss_backward, (grad_output, a, b), {"reduction": reduction})
 
 
 def _mse_double_backward(g, x, reduction):
@@ -2532,11 +2573,11 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
     return record(op, (input,), out, attrs)
 
 
-def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reduction, total):
-    shape = x._data.shape
+def _nll_backward(go, x, target, weight, ignore_index, reduction, total):
+    shape = x.shape
     c = shape[1] if len(shape) > 1 else shape[0]
     t2 = target.reshape(-1)
-    dt = x._data.dtype
+    dt = x.dtype
     onehot = np.zeros((len(t2), c), dtype=dt)
     if weight is None and total == len(t2):  # no target ignored (the forward's total counts them)
         onehot[np.arange(len(t2)), t2] = -1
@@ -2548,17 +2589,17 @@ def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reducti
     if len(shape) == 1:
         onehot = onehot.reshape(shape)
     elif len(shape) > 2:
-        onehot = np.moveaxis(onehot.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1)
-    g = grad_output._data
-    onehot = np.ascontiguousarray(onehot)
+        onehot = np.ascontiguousarray(np.moveaxis(onehot.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1))
     if reduction == "mean":
-        kernel = lambda: onehot * (g / dt.type(total))  # noqa: E731
-    elif reduction == "sum":
-        kernel = lambda: onehot * g  # noqa: E731
-    else:
-        kernel = lambda: onehot * (g if len(shape) == 1 else np.expand_dims(g, 1))  # noqa: E731
+        return onehot * (go / dt.type(total))
+    if reduction == "sum":
+        return onehot * go
+    return onehot * (go if len(shape) == 1 else np.expand_dims(go, 1))
+
+
+def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reduction, total):
     attrs = {"target": target, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
-    return _backward_kernel(op, grad_output, x, kernel, attrs)
+    return _backward_kernel(op, _nll_backward, (grad_output, x), attrs)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -2610,6 +2651,107 @@ def _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, cdim)
         return neg(sum(loss, cdim))
     loss = neg(sum(loss))
     return _div_scalar(loss, logp._data.size // n_classes) if reduction == "mean" else loss
+
+
+# ----- The rules on NumPy arrays -----
+# A backward pass that builds no graph (create_graph=False: nearly every one) runs each rule on
+# the NumPy arrays themselves: the rule's own code, with the engine ops it calls bound to what
+# they compute on arrays. The rule stays the one definition of its derivative, and a backward
+# pass makes no tensor per op of it.
+
+def _sum(x, dim=None, keepdim=False):
+    if dim is None:
+        return np.add.reduce(x, None)
+    return np.add.reduce(x, norm_dims(dim, np.ndim(x)), keepdims=keepdim)
+
+
+def _squeeze(x, dim=None):
+    shape = np.shape(x)
+    dims = range(len(shape)) if dim is None else norm_dims(dim, len(shape))
+    return np.reshape(x, [s for i, s in enumerate(shape) if not (i in dims and s == 1)])
+
+
+def _pow(a, exponent):
+    return _pow_scalar(a, exponent) if is_scalar(exponent) else np.power(a, exponent)
+
+
+_ON_ARRAYS.update({
+    neg: np.negative, sgn: np.sign, mul: np.multiply, pow: _pow, where: np.where, _zero_grad: np.zeros_like,
+    _mul_scalar: np.multiply, _div_scalar: np.true_divide, _add_scalar: np.add,
+    sum: _sum, sum_to: _sum_to, expand: lambda x, *sizes: np.broadcast_to(x, _shape_arg(sizes)),
+    reshape: lambda x, *shape: np.reshape(x, _shape_arg(shape)), squeeze: _squeeze, unsqueeze: np.expand_dims,
+    transpose: np.swapaxes, t: np.transpose, permute: lambda x, *dims: np.transpose(x, _shape_arg(dims)),
+    mm: np.matmul, mv: np.matmul, bmm: np.matmul,
+    sigmoid_backward: _sigmoid_backward, tanh_backward: _tanh_backward, threshold_backward: _threshold_backward,
+    leaky_relu_backward: _leaky_relu_backward, softplus_backward: _softplus_backward, elu_backward: _elu_backward,
+    _softmax_backward_data: _softmax_backward, _log_softmax_backward_data: _log_softmax_backward,
+    mse_loss_backward: _mse_loss_backward, binary_cross_entropy_backward: _binary_cross_entropy_backward,
+    _nll_loss_backward: lambda op, go, x, **attrs: _nll_backward(go, x, **attrs),
+})
+_PURE_MODULES = (np, math, builtins)
+_array_twins = {}
+_array_globals = None
+
+
+def _on_arrays(fn):
+    """``fn`` (a rule, or a helper a rule calls) with each engine op it calls bound to its
+    counterpart in ``_ON_ARRAYS``; None when it uses anything else a tensor has and an array has
+    not (another op, a tensor method or attribute but ``shape``, a closure over a function).
+    Such a rule runs on tensors, as every rule does when a graph is built."""
+    twin = _ON_ARRAYS.get(fn)
+    if twin is not None:
+        return twin
+    if fn in _array_twins:
+        return _array_twins[fn]
+    _array_twins[fn] = None  # (meanwhile: a helper that calls itself back stays on tensors)
+    global _array_globals
+    if _array_globals is None:
+        _array_globals = dict(globals())
+    code = getattr(fn, "__code__", None)
+    if (code is None or getattr(fn, "__globals__", None) is not globals()
+            or builtins.any(callable(c.cell_contents) for c in fn.__closure__ or ())):
+        return None
+    bound = {}
+    for name in _names_read(code):
+        if name is None:
+            return None
+        value = globals().get(name, _NOT_GLOBAL)
+        if value is _NOT_GLOBAL:
+            if not hasattr(builtins, name):
+                return None
+        elif callable(value) and value not in _PURE_MODULES:
+            bound[name] = _on_arrays(value)
+            if bound[name] is None:
+                return None
+    _array_globals.update(bound)
+    twin = types.FunctionType(code, _array_globals, fn.__name__, fn.__defaults__, fn.__closure__)
+    twin.__kwdefaults__ = fn.__kwdefaults__
+    _array_twins[fn] = twin
+    return twin
+
+
+_NOT_GLOBAL = object()
+
+
+def _names_read(code):
+    """The global names ``code`` (and the functions inside it) reads, and None for each attribute
+    it reads of anything but NumPy, math and builtins, other than ``shape``."""
+    on_module = False
+    for ins in dis.get_instructions(code):
+        if ins.opname == "LOAD_GLOBAL":
+            on_module = ins.argval in ("np", "math", "builtins")
+            yield ins.argval
+        elif "ATTR" in ins.opname or ins.opname == "LOAD_METHOD":
+            if on_module and ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                continue
+            if ins.opname != "LOAD_ATTR" or ins.argval != "shape":
+                yield None
+            on_module = False
+        else:
+            on_module = False
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            yield from _names_read(c)
 
 
 # ----- What each saved tensor is for -----

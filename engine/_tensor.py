@@ -295,9 +295,10 @@ def _refresh_view(t):
 _UNUSED = object()  # a saved slot left empty: see Op.save_for
 
 
-def unpack_saved(node):
+def unpack_saved(node, arrays=False):
     """The inputs a backward rule sees: saved tensors (checked for in-place changes), scalars,
-    or the ``_Meta`` stand-ins with shape and dtype."""
+    or the ``_Meta`` stand-ins with shape and dtype. ``arrays``: the saved tensors' arrays, for
+    a rule run on arrays (see Op.array_vjps)."""
     saved = node._saved
     if saved is None and node._freed:
         raise freed_error()
@@ -310,7 +311,7 @@ def unpack_saved(node):
                 t, version = s
                 if t._vc[0] != version:
                     raise RuntimeError(_version_message(t, version, None))
-                args[pos] = t
+                args[pos] = t._data if arrays else t
                 continue
             if s is _UNUSED:
                 continue
@@ -323,7 +324,9 @@ def unpack_saved(node):
             t = s.tensor
             if t._vc[0] != s.version:
                 raise RuntimeError(_version_message(t, s.version, node))
-            if _grad_mode._enabled:
+            if arrays:
+                t = t._data
+            elif _grad_mode._enabled:
                 t = _wrap(t._data, True)
                 t._grad_fn = node
                 t._vc = s.tensor._vc

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .._graph import AccumulateGrad
-from .._ops import _quiet_off, _quiet_on, sum_to, to_dtype
+from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
 from .._tensor import Size, Tensor, _wrap, unpack_saved
 
 _CYCLE_WARNING = (
@@ -128,6 +128,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     captured = {}
     plain_walk = targets is None and not _grad_mode._anomaly["enabled"]
+    arrays = plain_walk and not create_graph  # rules run on NumPy arrays where they can (Op.array_vjps)
     heappush, heappop = heapq.heappush, heapq.heappop
     ready = None  # the next node when it is the only one ready: no trip through the heap
     prev = _grad_mode._enabled
@@ -147,14 +148,26 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 # child below (apply_node and _apply_rule, inlined).
                 g = grads[0]
                 if g is not None:
-                    ans, args = unpack_saved(node)
-                    attrs, metas, vjps = node._attrs, node._metas, op.vjps
+                    vjps = op.array_vjps if arrays else None
+                    on_arrays = vjps is not None
+                    if on_arrays:
+                        if type(g) is not np.ndarray and isinstance(g, Tensor):
+                            g = g._data
+                        ans, args = unpack_saved(node, True)
+                    else:
+                        if not isinstance(g, Tensor):
+                            g = _wrap(np.asarray(g))
+                        ans, args = unpack_saved(node)
+                        vjps = op.vjps
+                    attrs, metas = node._attrs, node._metas
             elif (op is None and plain_walk and node._plain and type(node) is AccumulateGrad
                   and node.variable._hooks is None and node.variable._post_hooks is None):
                 _accumulate_grad(node.variable, grads, create_graph, True)  # the leaf's node, inlined
                 grads = None
                 continue
             else:
+                if arrays:
+                    _as_tensors(grads)
                 outs = _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, needed,
                                  retain_graph)
                 if outs is None:
@@ -172,15 +185,27 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
                     if r is not None:
                         shape, dt = metas[i]
-                        if r._data.shape != shape:
-                            r = sum_to(r, shape)
-                        if r._data.dtype is not dt and r._data.dtype != dt:
-                            r = to_dtype(r, dt)
+                        if on_arrays:
+                            if r.shape != shape:
+                                r = _sum_to(r, shape)
+                            if r.dtype is not dt and r.dtype != dt:
+                                r = r.astype(dt)
+                        else:
+                            if r._data.shape != shape:
+                                r = sum_to(r, shape)
+                            if r._data.dtype is not dt and r._data.dtype != dt:
+                                r = to_dtype(r, dt)
                 buf = buffers.get(child)
                 if buf is None:
                     buf = buffers[child] = [None] * child._n_outputs
                 if r is not None:
-                    buf[nr] = r if buf[nr] is None else buf[nr] + r
+                    old = buf[nr]
+                    if old is None:
+                        buf[nr] = r
+                    elif type(old) is type(r):
+                        buf[nr] = old + r
+                    else:  # an array and a tensor, from rules run on arrays and on tensors
+                        buf[nr] = _as_tensor(old) + _as_tensor(r)
                 n = deps[child] - 1
                 deps[child] = n
                 if not n:
@@ -250,6 +275,17 @@ def _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, 
     return outs
 
 
+def _as_tensor(g):
+    return g if isinstance(g, Tensor) else _wrap(np.asarray(g))
+
+
+def _as_tensors(grads):
+    """A walk's grads as tensors, for a node whose hooks or rule take tensors."""
+    for i, g in enumerate(grads):
+        if g is not None and not isinstance(g, Tensor):
+            grads[i] = _wrap(np.asarray(g))
+
+
 def _postorder(roots):
     out, seen = [], set()
     stack = [(r, False) for r in roots]
@@ -304,7 +340,13 @@ def _accumulate_grad(var, grads, create_graph, steal):
     g = grads[0]
     if g is None:
         return
-    if (steal and var._grad is None and not create_graph and _getrefcount(g) == _EXCLUSIVE_REFS[0]
+    if not isinstance(g, Tensor):  # an array, from a rule run on arrays: the same test, on it alone
+        if (steal and var._grad is None and type(g) is np.ndarray and _getrefcount(g) == _EXCLUSIVE_REFS[0]
+                and g.dtype == var._data.dtype and g.flags.owndata and g.flags.writeable and g.flags.c_contiguous):
+            var._grad = _wrap(g)
+            return
+        g = _wrap(np.asarray(g))
+    elif (steal and var._grad is None and not create_graph and _getrefcount(g) == _EXCLUSIVE_REFS[0]
             and _getrefcount(g._data) == _EXCLUSIVE_REFS[1]):
         d = g._data
         if d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable and d.flags.c_contiguous:

@@ -189,6 +189,49 @@ def test_first_grad_takes_the_incoming_array_without_a_copy(et):
     assert 4_000_000 < peak < 6_000_000
 
 
+# ----- A backward pass runs the rules that can on NumPy arrays (Op.array_vjps), the others on tensors -----
+
+@pytest.mark.parametrize("case", ["array_and_tensor_rules_feed_one_node", "hook_between_array_rules",
+                                  "retain_grad_between_array_rules", "zero_dim_chain", "float32_times_float64_scalar",
+                                  "grad_through_views_is_writable"])
+@pytest.mark.torch
+def test_backward_mixes_rules_on_arrays_and_on_tensors(torch_ref, et, case):
+    def fn(torch):
+        a = torch.tensor([[0.5, -1.0, 0.25], [0.75, 0.125, -0.5]], requires_grad=True)
+        b = torch.tensor([1.0, 0.5, -0.25], requires_grad=True)
+        seen = []
+        if case == "array_and_tensor_rules_feed_one_node":
+            y = a * b  # its grad is the sum of one from CumsumBackward0 (on tensors) and one from ExpBackward0
+            (y.cumsum(1) + y.exp()).sum().backward()
+        elif case == "hook_between_array_rules":
+            y = a * b
+            y.register_hook(lambda g: seen.append(g) or g * 10)
+            (y.tanh() * b).sum().backward()
+        elif case == "retain_grad_between_array_rules":
+            y = (a * b).sigmoid()
+            y.retain_grad()
+            (y * y).mean().backward()
+            seen.append(y.grad)
+        elif case == "zero_dim_chain":
+            c = torch.tensor(0.75, requires_grad=True)
+            ((c * c * 3).exp().sqrt() + a.sum()).backward()
+            seen.append(c.grad)
+            c.grad.zero_()
+            seen.append(c.grad)
+        elif case == "float32_times_float64_scalar":
+            d = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+            (a * d).pow(2).sum().backward()
+            seen.append(d.grad)
+        else:
+            a.view(6).reshape(3, 2).t().unsqueeze(0).expand(4, 2, 3).sum().backward()
+            a.grad.add_(1)
+            b.sum().backward()
+            b.grad.mul_(2)
+        return a.grad, b.grad, seen
+
+    same(torch_ref, et, fn)
+
+
 # ----- In-place arithmetic that records nothing (an optimizer step) -----
 
 @pytest.mark.parametrize("case", ["sgd", "python_scalars", "same_dtype_tensor", "wider_dtype_tensor", "zero_division",
