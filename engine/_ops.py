@@ -156,7 +156,10 @@ def _broadcast_error(sa, sb):
 
 
 def _broadcast_dims(gshape, shape):
+    """The dims of a grad shaped ``gshape`` that broadcasting added to ``shape`` or stretched in it."""
     lead = len(gshape) - len(shape)
+    if gshape[lead:] == shape:  # only leading dims added (a bias): no loop
+        return tuple(range(lead))
     return tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1)
 
 
@@ -175,9 +178,10 @@ def sum_to(g, shape):
 
 def _sum_to(d, shape):
     """``sum_to`` on a NumPy array."""
-    if d.shape == shape:
+    dshape = d.shape
+    if dshape == shape:
         return d
-    dims = _broadcast_dims(d.shape, shape)
+    dims = _broadcast_dims(dshape, shape)
     if dims:
         d = _quietly(np.add.reduce, d, dims, None, None, False)
     return d if d.shape == shape else d.reshape(shape)
@@ -1450,7 +1454,8 @@ def addmm(c, a, b, *, beta=1, alpha=1):
 def matmul(a, b):
     """``a @ b`` dispatched as PyTorch's ``_matmul_impl`` does (``dot``, ``mv``, ``mm``, a folded ``mm``/``mv``
     or a batched ``bmm``), so the graph shows the same nodes."""
-    a, b = as_tensor_arg(a), as_tensor_arg(b)
+    if type(a) is not Tensor or type(b) is not Tensor:
+        a, b = as_tensor_arg(a), as_tensor_arg(b)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
@@ -2546,16 +2551,20 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
     else:
         x2, t2 = np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
     c = x2.shape[1]
-    valid = t2 != ignore_index
-    every = np.logical_and.reduce(valid)
-    tv = t2 if every else t2[valid]
-    if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
-        bad = tv[(tv < 0) | (tv >= c)][0]
-        raise IndexError(f"Target {bad} is out of bounds.")
-    if every and weight is None:  # the common case: every weight 1, so no product and no mask
+    lo, hi = (np.minimum.reduce(t2), np.maximum.reduce(t2)) if t2.size else (0, -1)
+    every = 0 <= lo and hi < c and not lo <= ignore_index <= hi  # (the common case, in two reductions)
+    if not every:
+        valid = t2 != ignore_index
+        every = np.logical_and.reduce(valid)
+        tv = t2 if every else t2[valid]
+        if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
+            bad = tv[(tv < 0) | (tv >= c)][0]
+            raise IndexError(f"Target {bad} is out of bounds.")
+    if every and weight is None:  # every weight 1: no product and no mask
         picked = -x2[np.arange(len(t2)), t2]
         total = x.dtype.type(len(t2))
     else:
+        valid = t2 != ignore_index
         safe = np.where(valid, t2, 0)
         if weight is None:
             w = valid.astype(x.dtype)
@@ -2671,6 +2680,10 @@ def _squeeze(x, dim=None):
     return np.reshape(x, [s for i, s in enumerate(shape) if not (i in dims and s == 1)])
 
 
+def _expand(x, *sizes):
+    return _broadcast_view(x if type(x) is np.ndarray else np.asarray(x), _shape_arg(sizes))
+
+
 def _pow(a, exponent):
     return _pow_scalar(a, exponent) if is_scalar(exponent) else np.power(a, exponent)
 
@@ -2678,9 +2691,10 @@ def _pow(a, exponent):
 _ON_ARRAYS.update({
     neg: np.negative, sgn: np.sign, mul: np.multiply, pow: _pow, where: np.where, _zero_grad: np.zeros_like,
     _mul_scalar: np.multiply, _div_scalar: np.true_divide, _add_scalar: np.add,
-    sum: _sum, sum_to: _sum_to, expand: lambda x, *sizes: np.broadcast_to(x, _shape_arg(sizes)),
+    sum: _sum, sum_to: _sum_to, expand: _expand,
     reshape: lambda x, *shape: np.reshape(x, _shape_arg(shape)), squeeze: _squeeze, unsqueeze: np.expand_dims,
-    transpose: np.swapaxes, t: np.transpose, permute: lambda x, *dims: np.transpose(x, _shape_arg(dims)),
+    transpose: lambda x, d0, d1: x.swapaxes(d0, d1), t: lambda x: x.T,
+    permute: lambda x, *dims: x.transpose(_shape_arg(dims)),
     mm: np.matmul, mv: np.matmul, bmm: np.matmul,
     sigmoid_backward: _sigmoid_backward, tanh_backward: _tanh_backward, threshold_backward: _threshold_backward,
     leaky_relu_backward: _leaky_relu_backward, softplus_backward: _softplus_backward, elu_backward: _elu_backward,
