@@ -2551,20 +2551,34 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
     else:
         x2, t2 = np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
     c = x2.shape[1]
-    lo, hi = (np.minimum.reduce(t2), np.maximum.reduce(t2)) if t2.size else (0, -1)
-    every = 0 <= lo and hi < c and not lo <= ignore_index <= hi  # (the common case, in two reductions)
-    if not every:
-        valid = t2 != ignore_index
-        every = np.logical_and.reduce(valid)
-        tv = t2 if every else t2[valid]
-        if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
-            bad = tv[(tv < 0) | (tv >= c)][0]
-            raise IndexError(f"Target {bad} is out of bounds.")
+    n = len(t2)
+    picked = None
+    if weight is None and ignore_index < 0 and n and np.minimum.reduce(t2) >= 0:
+        # The common case: no weights, no target ignored. The indexing itself rejects a target >= c
+        # (the general path below then names it).
+        try:
+            picked = x2[np.arange(n), t2]
+        except IndexError:
+            pass
+    if picked is not None:
+        total = n
+        if reduction == "none":
+            out = np.negative(picked).reshape(tgt.shape)
+        else:  # (the sum of the negated terms is exactly the negated sum)
+            s = np.add.reduce(picked)
+            out = np.array(-(s / n) if reduction == "mean" else -s, dtype=x.dtype)
+        attrs = {"target": tgt, "weight": None, "ignore_index": ignore_index, "reduction": reduction, "total": n}
+        return record(op, (input,), out, attrs)
+    valid = t2 != ignore_index
+    every = np.logical_and.reduce(valid)
+    tv = t2 if every else t2[valid]
+    if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
+        bad = tv[(tv < 0) | (tv >= c)][0]
+        raise IndexError(f"Target {bad} is out of bounds.")
     if every and weight is None:  # every weight 1: no product and no mask
-        picked = -x2[np.arange(len(t2)), t2]
-        total = x.dtype.type(len(t2))
+        picked = -x2[np.arange(n), t2]
+        total = n
     else:
-        valid = t2 != ignore_index
         safe = np.where(valid, t2, 0)
         if weight is None:
             w = valid.astype(x.dtype)
@@ -2586,24 +2600,22 @@ def _nll_backward(go, x, target, weight, ignore_index, reduction, total):
     shape = x.shape
     c = shape[1] if len(shape) > 1 else shape[0]
     t2 = target.reshape(-1)
+    n = len(t2)
     dt = x.dtype
-    onehot = np.zeros((len(t2), c), dtype=dt)
-    if weight is None and total == len(t2):  # no target ignored (the forward's total counts them)
-        onehot[np.arange(len(t2)), t2] = -1
+    g = go / dt.type(total) if reduction == "mean" else go if reduction == "sum" else go.reshape(-1)
+    grad = np.zeros((n, c), dtype=dt)  # -weight * g at each target, as PyTorch's kernel writes it
+    if weight is None and total == n:  # no target ignored (the forward's total counts them)
+        grad[np.arange(n), t2] = np.negative(g)
     else:
         valid = t2 != ignore_index
         safe = np.where(valid, t2, 0)
         w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
-        onehot[np.arange(len(t2)), safe] = -w
+        grad[np.arange(n), safe] = -w * g
     if len(shape) == 1:
-        onehot = onehot.reshape(shape)
-    elif len(shape) > 2:
-        onehot = np.ascontiguousarray(np.moveaxis(onehot.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1))
-    if reduction == "mean":
-        return onehot * (go / dt.type(total))
-    if reduction == "sum":
-        return onehot * go
-    return onehot * (go if len(shape) == 1 else np.expand_dims(go, 1))
+        return grad.reshape(shape)
+    if len(shape) > 2:
+        return np.ascontiguousarray(np.moveaxis(grad.reshape((shape[0],) + tuple(shape[2:]) + (c,)), -1, 1))
+    return grad
 
 
 def _nll_loss_backward(op, grad_output, x, target, weight, ignore_index, reduction, total):

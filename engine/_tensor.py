@@ -148,6 +148,18 @@ class _Saved:
         self.is_output = is_output
 
 
+class _SavedResult:
+    """An op's output saved for its backward: the array and version counter, not the tensor (whose
+    grad_fn is the node: a reference cycle). unpack_saved makes the tensor a rule on tensors reads."""
+
+    __slots__ = ("data", "vc", "version")
+
+    def __init__(self, t):
+        self.data = t._data
+        self.vc = t._vc
+        self.version = t._vc[0]
+
+
 class _Meta(tuple):
     """``(shape, NumPy dtype)`` of a node's input, kept at record time; it stands in for an input
     the backward rule needs only the shape and dtype of, so no stand-in is built per backward."""
@@ -264,7 +276,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 # cheaper to make and read than a _Saved, which this runs for nearly every op.
                 saved.append((t, t._vc[0]) if isinstance(t, Tensor) else [t])
             else:  # "result"
-                saved.append(_Saved(outs if n_outputs == 1 else outs[0], True))
+                saved.append(_SavedResult(outs if n_outputs == 1 else outs[0]))
         node._saved = saved
     else:
         node._saved = None
@@ -318,19 +330,18 @@ def unpack_saved(node, arrays=False):
             if type(s) is list:  # a saved Python value
                 args[pos] = s[0]
                 continue
-            # The saved result (a _Saved). It is rebuilt with this node as its grad_fn, like
-            # PyTorch's SavedVariable: no reference cycle, yet higher-order grads flow through it
-            # (without create_graph the rule records nothing: the plain alias serves).
-            t = s.tensor
-            if t._vc[0] != s.version:
-                raise RuntimeError(_version_message(t, s.version, node))
-            if arrays:
-                t = t._data
-            elif _grad_mode._enabled:
-                t = _wrap(t._data, True)
-                t._grad_fn = node
-                t._vc = s.tensor._vc
-            result = t
+            # The saved result. Its tensor is rebuilt with this node as its grad_fn, like PyTorch's
+            # SavedVariable: no reference cycle, yet higher-order grads flow through it.
+            if s.vc[0] != s.version or not arrays:
+                t = _wrap(s.data, _grad_mode._enabled)
+                t._vc = s.vc
+                if s.vc[0] != s.version:
+                    raise RuntimeError(_version_message(t, s.version, node))
+                if _grad_mode._enabled:
+                    t._grad_fn = node
+                result = t
+            else:
+                result = s.data
     standins = op.standins
     if standins is None:
         standins = [i for i, a in enumerate(args) if type(a) is tuple]
