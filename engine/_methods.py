@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _dtypes, _grad_mode, _ops
+from ._ops import _quiet_off, _quiet_on
 from ._tensor import Tensor, _wrap, check_device, device as _device_cls
 
 # ----- Methods that are the functional op with the tensor first -----
@@ -263,18 +264,17 @@ def _inplace(fn):
         elif ufunc is not None and len(args) == 1 and not kwargs:
             d, other = self._data, args[0]
             t = type(other)
-            if d.dtype.kind == "f" and d.flags.writeable and (
-                    t is float or t is int or t is Tensor and other._data.dtype == d.dtype):
-                quiet = _ops._quiet_on()
+            if d.dtype.kind == "f" and (t is float or t is int or t is Tensor and other._data.dtype == d.dtype):
+                quiet = _quiet_on()
                 try:
                     ufunc(d, other._data if t is Tensor else other, out=d)
                 except (ValueError, TypeError):
-                    pass  # e.g. a broadcast that would grow self: the general path raises PyTorch's error
+                    pass  # a read-only array, a broadcast that would grow self: the general path raises PyTorch's error
                 else:
-                    self._bump()
+                    self._vc[0] += 1
                     return self
                 finally:
-                    _ops._quiet_off(quiet)
+                    _quiet_off(quiet)
         return self._adopt(fn(src, *args, **kwargs))
 
     return method

@@ -1393,15 +1393,17 @@ def _promote_pair(a, b, fname):
 
 
 def mm(a, b):
-    if a._data.ndim != 2:
+    x, y = a._data, b._data
+    if x.ndim != 2:
         raise RuntimeError(f"self must be a matrix")
-    if b._data.ndim != 2:
+    if y.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    (n, k), (k2, m) = a._data.shape, b._data.shape
+    (n, k), (k2, m) = x.shape, y.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-    _promote_pair(a, b, "mm")
-    out = a._data @ b._data
+    if x.dtype != y.dtype:
+        _promote_pair(a, b, "mm")
+    out = x @ y
     if not _grad_mode._enabled:  # (a backward pass without create_graph: no node, no attrs)
         return _wrap(out)
     return record(MM, (a, b), out, {"strides": (_grad_strides(a), _grad_strides(b))})
@@ -1457,6 +1459,8 @@ def matmul(a, b):
     if type(a) is not Tensor or type(b) is not Tensor:
         a, b = as_tensor_arg(a), as_tensor_arg(b)
     da, db = a._data.ndim, b._data.ndim
+    if da == 2 and db == 2:
+        return mm(a, b)
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     if da == 1 and db == 1:

@@ -131,6 +131,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     arrays = plain_walk and not create_graph  # rules run on NumPy arrays where they can (Op.array_vjps)
     heappush, heappop = heapq.heappush, heapq.heappop
     ready = None  # the next node when it is the only one ready: no trip through the heap
+    leaves = []
     prev = _grad_mode._enabled
     _grad_mode._set(create_graph)
     quiet = _quiet_on()  # for the whole walk: the rules' kernels then skip setting it one by one
@@ -153,7 +154,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     if on_arrays:
                         if type(g) is not np.ndarray and isinstance(g, Tensor):
                             g = g._data
-                        ans, args = unpack_saved(node, True)
+                        if op.saves or op.standins:
+                            ans, args = unpack_saved(node, True)
+                        else:  # nothing saved, no input's shape read: the rule sees the (shape, dtype) pairs
+                            ans, args = None, node._metas
                     else:
                         if not isinstance(g, Tensor):
                             g = _wrap(np.asarray(g))
@@ -209,7 +213,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 n = deps[child] - 1
                 deps[child] = n
                 if not n:
-                    if ready is None and not heap:
+                    if (type(child) is AccumulateGrad and plain_walk and child._plain
+                            and child.variable._hooks is None and child.variable._post_hooks is None):
+                        leaves.append(child)  # a hook-free leaf's node: run once this node is done
+                    elif ready is None and not heap:
                         ready = child
                     else:
                         if ready is not None:
@@ -221,6 +228,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 node._freed = True
             ans = args = r = None
             outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
+            if leaves:  # (AccumulateGrad runs as soon as it is ready, before any other node)
+                for leaf in leaves:
+                    _accumulate_grad(leaf.variable, buffers.pop(leaf), create_graph, True)
+                leaves.clear()
     finally:
         _quiet_off(quiet)
         _grad_mode._set(prev)
