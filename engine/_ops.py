@@ -2765,13 +2765,17 @@ _NOT_GLOBAL = object()
 
 def _names_read(code):
     """The global names ``code`` (and the functions inside it) reads, and None for each attribute
-    it reads of anything but NumPy, math and builtins, other than ``shape``."""
+    it reads of anything but NumPy, math and builtins, other than ``shape``, or for any name whose
+    use it cannot tell (an opcode this scan does not know)."""
     on_module = False
+    told = set()
     for ins in dis.get_instructions(code):
         if ins.opname == "LOAD_GLOBAL":
             on_module = ins.argval in ("np", "math", "builtins")
+            told.add(ins.argval)
             yield ins.argval
         elif "ATTR" in ins.opname or ins.opname == "LOAD_METHOD":
+            told.add(ins.argval)
             if on_module and ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
                 continue
             if ins.opname != "LOAD_ATTR" or ins.argval != "shape":
@@ -2779,6 +2783,8 @@ def _names_read(code):
             on_module = False
         else:
             on_module = False
+    if not told.issuperset(code.co_names):
+        yield None
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
             yield from _names_read(c)

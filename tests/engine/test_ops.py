@@ -88,6 +88,48 @@ def test_matches_torch(case, torch_ref):
         assert_close(a.grad.numpy(), b.grad.numpy(), max(case.rtol, 1e-5), max(case.atol, 1e-5), f"input {i} grad")
 
 
+# ----- A backward pass that builds no graph runs the rules on NumPy arrays (Op.array_vjps) -----
+
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_rules_on_arrays_give_the_grads_of_rules_on_tensors(case):
+    """``backward()`` runs each rule that can on the arrays; ``backward(create_graph=True)`` runs
+    every rule on tensors. Same rule, same NumPy kernels: the same grads, to the last bits."""
+    grads = []
+    for create_graph in (False, True):
+        inputs = make_inputs(engine, case, engine.float64)
+        outs = [o for o in as_outputs(case.fn(engine, *inputs)) if o.requires_grad]
+        if not outs:
+            return
+        us = upstream(outs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # create_graph=True's reference-cycle warning
+            engine.autograd.backward(outs, [engine.tensor(u, dtype=o.dtype) for o, u in zip(outs, us)],
+                                     create_graph=create_graph)
+        grads.append([None if t.grad is None else (str(t.grad.dtype), t.grad.detach().numpy()) for t in inputs])
+    for i, (on_arrays, on_tensors) in enumerate(zip(*grads)):
+        assert (on_arrays is None) == (on_tensors is None), f"input {i}"
+        if on_arrays is not None:
+            assert on_arrays[0] == on_tensors[0], f"input {i} grad dtype"
+            assert_close(on_arrays[1], on_tensors[1], 1e-12, 1e-12, f"input {i} grad")
+
+
+def test_which_rules_run_on_arrays():
+    from engine import _ops
+
+    hot = (_ops.ADD, _ops.SUB, _ops.MUL, _ops.DIV, _ops.MUL_SCALAR, _ops.POW, _ops.NEG, _ops.RELU, _ops.SUM,
+           _ops.SUM_DIM, _ops.MEAN, _ops.MEAN_DIM, _ops.MM, _ops.ADDMM, _ops.VIEW, _ops.T, _ops.EXPAND,
+           _ops.LOG_SOFTMAX, _ops.SOFTMAX, _ops.NLL, _ops.MSE, _ops.WHERE)
+    assert [op.node_cls.__name__ for op in hot if op.array_vjps is None] == []
+    # A tensor method (``g.to``) or an op without an array counterpart (``flip``) keeps a rule on tensors.
+    assert _ops.TO_COPY.array_vjps is None
+    assert _ops._on_arrays(_ops.FLIP.vjps[0]) is None
+    # The array version is the rule's own code, with the engine ops it calls rebound.
+    rule = _ops.MUL.vjps[0]
+    assert _ops.MUL.array_vjps[0].__code__ is rule.__code__
+    twin = _ops.SIGMOID_BACKWARD.array_vjps[1]
+    assert twin.__globals__["_add_scalar"] is np.add and rule.__globals__["_add_scalar"] is _ops._add_scalar
+
+
 # ----- Finite differences in float64, engine only -----
 
 EPS = 1e-6
