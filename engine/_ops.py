@@ -2697,7 +2697,8 @@ def _squeeze(x, dim=None):
 
 
 def _expand(x, *sizes):
-    return _broadcast_view(x if type(x) is np.ndarray else np.asarray(x), _shape_arg(sizes))
+    shape = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], tuple) else _shape_arg(sizes)  # (a rule's x.shape)
+    return _broadcast_view(x if type(x) is np.ndarray else np.asarray(x), shape)
 
 
 def _pow(a, exponent):

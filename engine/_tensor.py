@@ -228,7 +228,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     needed = False
     missing = False  # an input without an edge: see Op.save_for
     for t in inputs:
-        if isinstance(t, Tensor):
+        if type(t) is Tensor or isinstance(t, Tensor):
             if t._view_version is not None and t._view_version != t._vc[0]:
                 _refresh_view(t)
             d = t._data
@@ -236,7 +236,12 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
             if t._requires_grad:
                 needed = True
                 fn = t._grad_fn
-                edges.append((fn, t._output_nr) if fn is not None else (t._grad_accumulator(), 0))
+                if fn is not None:
+                    edges.append((fn, t._output_nr))
+                else:  # a leaf: its AccumulateGrad (Tensor._grad_accumulator, inlined)
+                    acc = t._accumulator
+                    acc = acc() if acc is not None else None
+                    edges.append((acc if acc is not None else t._grad_accumulator(), 0))
             else:
                 edges.append(_NO_EDGE)
                 missing = True
