@@ -2697,7 +2697,8 @@ def _squeeze(x, dim=None):
 
 
 def _expand(x, *sizes):
-    shape = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], tuple) else _shape_arg(sizes)  # (a rule's x.shape)
+    # A rule passes a shape it read (a tuple of ints): no need to coerce it.
+    shape = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], tuple) else _shape_arg(sizes)
     return _broadcast_view(x if type(x) is np.ndarray else np.asarray(x), shape)
 
 
@@ -2719,7 +2720,6 @@ _ON_ARRAYS.update({
     mse_loss_backward: _mse_loss_backward, binary_cross_entropy_backward: _binary_cross_entropy_backward,
     _nll_loss_backward: lambda op, go, x, **attrs: _nll_backward(go, x, **attrs),
 })
-_PURE_MODULES = (np, math, builtins)
 _array_twins = {}
 _array_globals = None
 
@@ -2736,7 +2736,7 @@ def _on_arrays(fn):
         return _array_twins[fn]
     _array_twins[fn] = None  # (meanwhile: a helper that calls itself back stays on tensors)
     global _array_globals
-    if _array_globals is None:
+    if _array_globals is None:  # (at the first backward: every op and helper is defined by then)
         _array_globals = dict(globals())
     code = getattr(fn, "__code__", None)
     if (code is None or getattr(fn, "__globals__", None) is not globals()
@@ -2750,7 +2750,7 @@ def _on_arrays(fn):
         if value is _NOT_GLOBAL:
             if not hasattr(builtins, name):
                 return None
-        elif callable(value) and value not in _PURE_MODULES:
+        elif callable(value):
             bound[name] = _on_arrays(value)
             if bound[name] is None:
                 return None
