@@ -293,8 +293,8 @@ def _as_tensor(g):
 def _as_tensors(grads):
     """A walk's grads as tensors, for a node whose hooks or rule take tensors."""
     for i, g in enumerate(grads):
-        if g is not None and not isinstance(g, Tensor):
-            grads[i] = _wrap(np.asarray(g))
+        if g is not None:
+            grads[i] = _as_tensor(g)
 
 
 def _postorder(roots):
