@@ -177,7 +177,8 @@ def _checks_operand(fn):
 
 
 for _name in ("__sub__", "__rsub__", "__rtruediv__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__rmatmul__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__rmatmul__",
+              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
               "__xor__", "__rand__", "__ror__", "__rxor__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
 

@@ -592,8 +592,7 @@ THRESHOLD_BACKWARD = defop("ThresholdBackwardBackward0",
 def _backward_kernel(op, kernel, inputs, attrs=None):
     """A backward kernel as an op: ``kernel`` (a function of NumPy arrays, which is also what a
     rule run on arrays calls) on the inputs' arrays and ``attrs``, recorded as ``op``."""
-    out = _quietly(kernel, *[_np_of(t) for t in inputs], **attrs) if attrs else _quietly(kernel, *[t._data for t in inputs])
-    return record(op, inputs, out, attrs)
+    return record(op, inputs, _quietly(kernel, *[_np_of(t) for t in inputs], **(attrs or {})), attrs)
 
 
 def _sigmoid_backward(go, y):
@@ -2564,40 +2563,41 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
             picked = x2[np.arange(n), t2]
         except IndexError:
             pass
-    if picked is not None:
+    if picked is None:
+        out, total = _nll_checked(x2, t2, weight, ignore_index, reduction, tgt.shape)
+    else:
         total = n
         if reduction == "none":
             out = np.negative(picked).reshape(tgt.shape)
         else:  # (the sum of the negated terms is exactly the negated sum)
             s = np.add.reduce(picked)
             out = np.array(-(s / n) if reduction == "mean" else -s, dtype=x.dtype)
-        attrs = {"target": tgt, "weight": None, "ignore_index": ignore_index, "reduction": reduction, "total": n}
-        return record(op, (input,), out, attrs)
+    attrs = {"target": tgt, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
+    return record(op, (input,), out, attrs)
+
+
+def _nll_checked(x2, t2, weight, ignore_index, reduction, out_shape):
+    """nll_loss's output and total weight in general: weights, ignored targets, targets checked."""
+    dt = x2.dtype
     valid = t2 != ignore_index
     every = np.logical_and.reduce(valid)
     tv = t2 if every else t2[valid]
-    if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= c):
-        bad = tv[(tv < 0) | (tv >= c)][0]
+    if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= x2.shape[1]):
+        bad = tv[(tv < 0) | (tv >= x2.shape[1])][0]
         raise IndexError(f"Target {bad} is out of bounds.")
     if every and weight is None:  # every weight 1: no product and no mask
-        picked = -x2[np.arange(n), t2]
-        total = n
+        picked = -x2[np.arange(len(t2)), t2]
+        total = len(t2)
     else:
         safe = np.where(valid, t2, 0)
-        if weight is None:
-            w = valid.astype(x.dtype)
-        else:
-            w = np.where(valid, _np_of(weight)[safe], 0).astype(x.dtype)
+        w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0).astype(dt)
         picked = -x2[np.arange(len(t2)), safe] * w
         total = np.add.reduce(w)
     if reduction == "mean":
-        out = np.asarray(np.add.reduce(picked) / total, dtype=x.dtype)
-    elif reduction == "sum":
-        out = np.asarray(np.add.reduce(picked), dtype=x.dtype)
-    else:
-        out = picked.reshape(tgt.shape).astype(x.dtype)
-    attrs = {"target": tgt, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
-    return record(op, (input,), out, attrs)
+        return np.asarray(np.add.reduce(picked) / total, dtype=dt), total
+    if reduction == "sum":
+        return np.asarray(np.add.reduce(picked), dtype=dt), total
+    return picked.reshape(out_shape).astype(dt), total
 
 
 def _nll_backward(go, x, target, weight, ignore_index, reduction, total):

@@ -337,16 +337,16 @@ def unpack_saved(node, arrays=False):
                 continue
             # The saved result. Its tensor is rebuilt with this node as its grad_fn, like PyTorch's
             # SavedVariable: no reference cycle, yet higher-order grads flow through it.
-            if s.vc[0] != s.version or not arrays:
-                t = _wrap(s.data, _grad_mode._enabled)
-                t._vc = s.vc
-                if s.vc[0] != s.version:
-                    raise RuntimeError(_version_message(t, s.version, node))
-                if _grad_mode._enabled:
-                    t._grad_fn = node
-                result = t
-            else:
+            stale = s.vc[0] != s.version
+            if arrays and not stale:
                 result = s.data
+                continue
+            result = _wrap(s.data, _grad_mode._enabled)
+            result._vc = s.vc
+            if stale:
+                raise RuntimeError(_version_message(result, s.version, node))
+            if _grad_mode._enabled:
+                result._grad_fn = node
     standins = op.standins
     if standins is None:
         standins = [i for i, a in enumerate(args) if type(a) is tuple]

@@ -159,13 +159,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         else:  # nothing saved, no input's shape read: the rule sees the (shape, dtype) pairs
                             ans, args = None, node._metas
                     else:
-                        if not isinstance(g, Tensor):
-                            g = _wrap(np.asarray(g))
+                        g = _as_tensor(g)
                         ans, args = unpack_saved(node)
                         vjps = op.vjps
                     attrs, metas = node._attrs, node._metas
-            elif (op is None and plain_walk and node._plain and type(node) is AccumulateGrad
-                  and node.variable._hooks is None and node.variable._post_hooks is None):
+            elif op is None and plain_walk and _inline_leaf(node):
                 _accumulate_grad(node.variable, grads, create_graph, True)  # the leaf's node, inlined
                 grads = None
                 continue
@@ -213,8 +211,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 n = deps[child] - 1
                 deps[child] = n
                 if not n:
-                    if (type(child) is AccumulateGrad and plain_walk and child._plain
-                            and child.variable._hooks is None and child.variable._post_hooks is None):
+                    if plain_walk and _inline_leaf(child):
                         leaves.append(child)  # a hook-free leaf's node: run once this node is done
                     elif ready is None and not heap:
                         ready = child
@@ -286,6 +283,12 @@ def _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, 
     return outs
 
 
+def _inline_leaf(node):
+    """A hook-free leaf's AccumulateGrad, which the walk runs inline."""
+    return (type(node) is AccumulateGrad and node._plain and node.variable._hooks is None
+            and node.variable._post_hooks is None)
+
+
 def _as_tensor(g):
     return g if isinstance(g, Tensor) else _wrap(np.asarray(g))
 
@@ -351,19 +354,16 @@ def _accumulate_grad(var, grads, create_graph, steal):
     g = grads[0]
     if g is None:
         return
-    if not isinstance(g, Tensor):  # an array, from a rule run on arrays: the same test, on it alone
-        if (steal and var._grad is None and type(g) is np.ndarray and _getrefcount(g) == _EXCLUSIVE_REFS[0]
-                and g.dtype == var._data.dtype and g.flags.owndata and g.flags.writeable and g.flags.c_contiguous):
-            var._grad = _wrap(g)
-            return
-        g = _wrap(np.asarray(g))
-    elif (steal and var._grad is None and not create_graph and _getrefcount(g) == _EXCLUSIVE_REFS[0]
-            and _getrefcount(g._data) == _EXCLUSIVE_REFS[1]):
-        d = g._data
-        if d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable and d.flags.c_contiguous:
+    if steal and var._grad is None and not create_graph and _getrefcount(g) == _EXCLUSIVE_REFS[0]:
+        if isinstance(g, Tensor):
+            d = g._data if _getrefcount(g._data) == _EXCLUSIVE_REFS[1] else None
+        else:  # an array (or NumPy scalar) from a rule run on arrays: tested on its own
+            d = g if type(g) is np.ndarray else None
+        if (d is not None and d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable
+                and d.flags.c_contiguous):
             var._grad = _wrap(d)
             return
-    _accumulate(var, g, create_graph)
+    _accumulate(var, _as_tensor(g), create_graph)
 
 
 def _accumulate(t, g, create_graph):
