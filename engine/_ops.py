@@ -17,12 +17,12 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import node_class
-from ._tensor import (_LEAF_INPLACE, _UNUSED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size,
+from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size,
                       is_scalar, record, unpack_saved)
 
 
 class Op:
-    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for", "standins", "array_vjps")
+    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for", "_standins", "_array_vjps")
 
     def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,)):
         self.node_cls = node_class(name, cpp_name)
@@ -30,18 +30,22 @@ class Op:
         self.saves = tuple(saves)
         self.differentiable_outputs = outputs
         self.save_for = None  # {saved position: inputs whose rules read it}; see the table at the end
+        # Worked out at an op's first backward, not at import (which the page's first view waits
+        # for). The hot paths read the slots and call the property only while they are _UNWORKED.
+        self._standins = self._array_vjps = _UNWORKED
 
-    def __getattr__(self, name):
-        # ``standins`` is worked out at an op's first backward, not at import (which the page's
-        # first view waits for); the slot then holds it.
-        if name == "standins":
-            self.standins = _standins(self.vjps, self.saves, self.save_for)
-            return self.standins
-        if name == "array_vjps":
+    @property
+    def standins(self):
+        if self._standins is _UNWORKED:
+            self._standins = _standins(self.vjps, self.saves, self.save_for)
+        return self._standins
+
+    @property
+    def array_vjps(self):
+        if self._array_vjps is _UNWORKED:
             twins = tuple(map(_on_arrays, self.vjps))
-            self.array_vjps = None if None in twins else twins
-            return self.array_vjps
-        raise AttributeError(name)
+            self._array_vjps = None if None in twins else twins
+        return self._array_vjps
 
 
 def _standins(vjps, saves, save_for):

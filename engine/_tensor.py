@@ -310,6 +310,7 @@ def _refresh_view(t):
 
 
 _UNUSED = object()  # a saved slot left empty: see Op.save_for
+_UNWORKED = object()  # a slot of Op's not worked out yet: see Op.standins
 
 
 def unpack_saved(node, arrays=False):
@@ -347,7 +348,9 @@ def unpack_saved(node, arrays=False):
                 raise RuntimeError(_version_message(result, s.version, node))
             if _grad_mode._enabled:
                 result._grad_fn = node
-    standins = op.standins
+    standins = op._standins
+    if standins is _UNWORKED:
+        standins = op.standins
     if standins is None:
         standins = [i for i, a in enumerate(args) if type(a) is tuple]
     for i in standins:

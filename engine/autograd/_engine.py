@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .._graph import AccumulateGrad
-from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
+from .._ops import _UNWORKED, _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
 from .._tensor import Size, Tensor, _wrap, unpack_saved
 
 _CYCLE_WARNING = (
@@ -149,12 +149,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 # child below (apply_node and _apply_rule, inlined).
                 g = grads[0]
                 if g is not None:
-                    vjps = op.array_vjps if arrays else None
+                    vjps = op._array_vjps if arrays else None
+                    if vjps is _UNWORKED:
+                        vjps = op.array_vjps
                     on_arrays = vjps is not None
                     if on_arrays:
                         if type(g) is not np.ndarray and isinstance(g, Tensor):
                             g = g._data
-                        if op.saves or op.standins:
+                        if op.saves or op._standins:  # (_UNWORKED is true: unpack_saved works it out)
                             ans, args = unpack_saved(node, True)
                         else:  # nothing saved, no input's shape read: the rule sees the (shape, dtype) pairs
                             ans, args = None, node._metas
