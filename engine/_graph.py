@@ -120,7 +120,10 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The node that adds incoming gradients into a leaf's ``.grad``; ``variable`` is that leaf."""
+    """The node that adds incoming gradients into a leaf's ``.grad``; ``variable`` is that leaf.
+
+    ``_plain`` also says the leaf has no hooks (the tensor's own hooks turn it off, see
+    Tensor._leaf_hooked): the backward walk then runs this node inline."""
 
     __slots__ = ("variable",)
     __module__ = "builtins"  # ``type(fn)`` prints as "<class 'AccumulateGrad'>", as in PyTorch
@@ -132,6 +135,8 @@ class AccumulateGrad(Node):
         self._freed = False
         self._seq = _ACCUMULATE_FIRST
         self.variable = variable
+        if variable._hooks is not None or variable._post_hooks is not None:
+            self._plain = False
 
     def name(self):
         return "torch::autograd::AccumulateGrad"

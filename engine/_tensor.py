@@ -512,6 +512,7 @@ class Tensor:
             return add_hook(self._grad_fn._tensor_hooks(self._output_nr), hook)
         if self._hooks is None:
             self._hooks = _HookDict()
+            self._leaf_hooked()
         return add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
@@ -519,7 +520,13 @@ class Tensor:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_hooks is None:
             self._post_hooks = _HookDict()
+            self._leaf_hooked()
         return add_hook(self._post_hooks, hook)
+
+    def _leaf_hooked(self):
+        acc = self._accumulator() if self._accumulator is not None else None
+        if acc is not None:  # (one made later sees the hooks itself)
+            acc._plain = False  # the backward walk no longer runs it inline
 
     def _grad_accumulator(self):
         acc = self._accumulator() if self._accumulator is not None else None

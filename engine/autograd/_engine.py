@@ -165,7 +165,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         ans, args = unpack_saved(node)
                         vjps = op.vjps
                     attrs, metas = node._attrs, node._metas
-            elif op is None and plain_walk and _inline_leaf(node):
+            elif op is None and plain_walk and type(node) is AccumulateGrad and node._plain:
                 _accumulate_grad(node.variable, grads, create_graph, True)  # the leaf's node, inlined
                 grads = None
                 continue
@@ -186,7 +186,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 elif g is None:
                     r = None
                 else:
-                    r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
+                    if attrs is not None:
+                        r = vjps[i](g, ans, *args, **attrs)
+                    elif len(args) == 2:  # (spelled out: a call with *args costs more than the rule)
+                        r = vjps[i](g, ans, args[0], args[1])
+                    elif len(args) == 1:
+                        r = vjps[i](g, ans, args[0])
+                    else:
+                        r = vjps[i](g, ans, *args)
                     if r is not None:
                         shape, dt = metas[i]
                         if on_arrays:
@@ -213,7 +220,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 n = deps[child] - 1
                 deps[child] = n
                 if not n:
-                    if plain_walk and _inline_leaf(child):
+                    if plain_walk and type(child) is AccumulateGrad and child._plain:
                         leaves.append(child)  # a hook-free leaf's node: run once this node is done
                     elif ready is None and not heap:
                         ready = child
@@ -283,12 +290,6 @@ def _run_node(node, grads, targets, inputs, accumulate, captured, create_graph, 
     if not retain_graph:
         node._release()
     return outs
-
-
-def _inline_leaf(node):
-    """A hook-free leaf's AccumulateGrad, which the walk runs inline."""
-    return (type(node) is AccumulateGrad and node._plain and node.variable._hooks is None
-            and node.variable._post_hooks is None)
 
 
 def _as_tensor(g):

@@ -433,6 +433,26 @@ def test_leaf_hook_replaces_grad_and_handle_removes_it(torch_ref, et):
 
 
 @pytest.mark.torch
+def test_leaf_hooks_registered_after_the_graph_was_built_run(torch_ref, et):
+    # The leaf's AccumulateGrad exists before the hooks do: backward must still run them.
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.tensor([0.5, 0.5], requires_grad=True)
+        y = (x * 3).sum()
+        z = (w * 2).sum()
+        x.register_hook(lambda g: g * 10)
+        seen = []
+        w.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.tolist()))
+        y.backward()
+        z.backward()
+        return x.grad, w.grad, seen
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[0][2] == [30.0, 30.0]
+    assert result[2] == [[2.0, 2.0]]
+
+
+@pytest.mark.torch
 def test_nonleaf_hooks_run_in_order_and_chain(torch_ref, et):
     def fn(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
