@@ -150,14 +150,10 @@ class _Saved:
 
 class _SavedResult:
     """An op's output saved for its backward: the array and version counter, not the tensor (whose
-    grad_fn is the node: a reference cycle). unpack_saved makes the tensor a rule on tensors reads."""
+    grad_fn is the node: a reference cycle). unpack_saved makes the tensor a rule on tensors reads.
+    (Made by ``record`` with its slots set directly: a Python ``__init__`` costs more per op.)"""
 
     __slots__ = ("data", "vc", "version")
-
-    def __init__(self, t):
-        self.data = t._data
-        self.vc = t._vc
-        self.version = t._vc[0]
 
 
 class _Meta(tuple):
@@ -281,7 +277,10 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 # cheaper to make and read than a _Saved, which this runs for nearly every op.
                 saved.append((t, t._vc[0]) if isinstance(t, Tensor) else [t])
             else:  # "result"
-                saved.append(_SavedResult(outs if n_outputs == 1 else outs[0]))
+                out = outs if n_outputs == 1 else outs[0]
+                s = _new(_SavedResult)
+                s.data, s.vc, s.version = out._data, out._vc, out._vc[0]
+                saved.append(s)
         node._saved = saved
     else:
         node._saved = None

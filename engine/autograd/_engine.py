@@ -58,7 +58,8 @@ def make_grads(outputs, grad_outputs, create_graph):
 def _root(t, i):
     if not t._requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-    fn = t.grad_fn  # the property: a view whose base changed in place gets its history refreshed
+    # (the grad_fn property only when t is a view: its base may have changed in place since)
+    fn = t._grad_fn if t._view_version is None else t.grad_fn
     return (fn, t._output_nr) if fn is not None else (t._grad_accumulator(), 0)
 
 
@@ -362,10 +363,11 @@ def _accumulate_grad(var, grads, create_graph, steal):
             d = g._data if _getrefcount(g._data) == _EXCLUSIVE_REFS[1] else None
         else:  # an array (or NumPy scalar) from a rule run on arrays: tested on its own
             d = g if type(g) is np.ndarray else None
-        if (d is not None and d.dtype == var._data.dtype and d.flags.owndata and d.flags.writeable
-                and d.flags.c_contiguous):
-            var._grad = _wrap(d)
-            return
+        if d is not None and d.dtype == var._data.dtype:
+            f = d.flags  # (a new object at each read)
+            if f.owndata and f.writeable and f.c_contiguous:
+                var._grad = _wrap(d)
+                return
     _accumulate(var, _as_tensor(g), create_graph)
 
 
