@@ -139,6 +139,7 @@ Tensor.__mod__ = _ops.remainder
 Tensor.__rmod__ = lambda self, other: _ops.remainder(_ops.as_tensor_arg(other), self)
 Tensor.__pow__ = _ops.pow
 Tensor.__rpow__ = lambda self, other: _ops.pow(other, self)
+Tensor.__matmul__ = _ops.matmul
 Tensor.__rmatmul__ = lambda self, other: _ops.matmul(other, self)
 Tensor.__neg__ = _ops.neg
 Tensor.__pos__ = lambda self: self
@@ -177,7 +178,8 @@ def _checks_operand(fn):
 
 
 for _name in ("__sub__", "__rsub__", "__rtruediv__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__rmatmul__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
+              "__rmatmul__",
               "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
               "__xor__", "__rand__", "__ror__", "__rxor__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
@@ -189,14 +191,6 @@ Tensor.__radd__ = _checks_operand(lambda self, other: _ops.add(other, self) if i
                                   _ops._binary(self, other, _ops.ADD, np.add))
 Tensor.__mul__ = Tensor.__rmul__ = _ops.binary_operator("mul", _ops.MUL, np.multiply, _OPERANDS)
 
-
-def __matmul__(self, other):
-    if type(other) is Tensor or isinstance(other, _OPERANDS):
-        return _ops.matmul(self, other)
-    return NotImplemented
-
-
-Tensor.__matmul__ = __matmul__
 Tensor.__truediv__ = _ops.binary_operator("div", _ops.DIV, np.true_divide, _OPERANDS, True)
 
 

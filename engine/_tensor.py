@@ -523,12 +523,16 @@ class Tensor:
         return add_hook(self._post_hooks, hook)
 
     def _leaf_hooked(self):
-        acc = self._accumulator() if self._accumulator is not None else None
+        acc = self._live_accumulator()
         if acc is not None:  # (one made later sees the hooks itself)
             acc._plain = False  # the backward walk no longer runs it inline
 
+    def _live_accumulator(self):
+        """This leaf's AccumulateGrad while a graph holds it, else None."""
+        return self._accumulator() if self._accumulator is not None else None
+
     def _grad_accumulator(self):
-        acc = self._accumulator() if self._accumulator is not None else None
+        acc = self._live_accumulator()
         if acc is None:
             acc = AccumulateGrad(self)
             self._accumulator = weakref.ref(acc)

@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _grad_mode
 from .._graph import AccumulateGrad
-from .._ops import _UNWORKED, _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
-from .._tensor import Size, Tensor, _wrap, unpack_saved
+from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
+from .._tensor import _UNWORKED, Size, Tensor, _wrap, unpack_saved
 
 _CYCLE_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
