@@ -139,7 +139,6 @@ Tensor.__mod__ = _ops.remainder
 Tensor.__rmod__ = lambda self, other: _ops.remainder(_ops.as_tensor_arg(other), self)
 Tensor.__pow__ = _ops.pow
 Tensor.__rpow__ = lambda self, other: _ops.pow(other, self)
-Tensor.__matmul__ = _ops.matmul
 Tensor.__rmatmul__ = lambda self, other: _ops.matmul(other, self)
 Tensor.__neg__ = _ops.neg
 Tensor.__pos__ = lambda self: self
@@ -178,14 +177,22 @@ def _checks_operand(fn):
 
 
 for _name in ("__sub__", "__rsub__", "__rtruediv__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
-              "__rmatmul__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__rmatmul__",
               "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
               "__xor__", "__rand__", "__ror__", "__rxor__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
 
 
 # The commonest operators are the shared kernel itself (see _ops.binary_operator).
+def _matmul_operator(self, other):
+    if type(other) is Tensor:
+        if self._data.ndim == 2 and other._data.ndim == 2:  # every linear layer's forward: straight to mm
+            return _ops.mm(self, other)
+        return _ops.matmul(self, other)
+    return _ops.matmul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+
+Tensor.__matmul__ = _matmul_operator
 Tensor.__add__ = _ops.binary_operator("add", _ops.ADD, np.add, _OPERANDS)
 Tensor.__radd__ = _checks_operand(lambda self, other: _ops.add(other, self) if isinstance(other, Tensor) else
                                   _ops._binary(self, other, _ops.ADD, np.add))

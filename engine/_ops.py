@@ -71,6 +71,7 @@ def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
     return Op(name, vjps, saves, cpp_name, outputs)
 
 
+_ndarray = np.ndarray  # (NumPy's module has a __getattr__, so np.ndarray is never a cached read)
 _ON_ARRAYS = {}  # an engine function -> what it computes, on NumPy arrays: see _on_arrays
 
 
@@ -245,7 +246,7 @@ def _binary(a, b, op, fwd, attrs=None, true_div=False, operands=None):
     finally:
         if quiet is not None:
             _quiet_off(quiet)
-    if type(out) is not np.ndarray:
+    if type(out) is not _ndarray:
         out = np.asarray(out)
     if dt is not None and out.dtype != dt:
         out = out.astype(dt)
@@ -477,7 +478,7 @@ def _with_scalar(op, fwd, a, other):
         dt = _result_np_dtype(a, other)
         d = d.astype(dt, copy=False)
     out = _quietly(fwd, d, other)
-    if type(out) is not np.ndarray or out.dtype != dt:
+    if type(out) is not _ndarray or out.dtype != dt:
         out = np.asarray(out).astype(dt, copy=False)
     return record(op, (a,), out, {"other": other})
 
@@ -530,7 +531,7 @@ def _unary(name, node, fwd, vjp, saves=()):
         finally:
             if quiet is not None:
                 _quiet_off(quiet)
-        if type(out) is not np.ndarray:
+        if type(out) is not _ndarray:
             out = np.asarray(out)
         if _grad_mode._enabled:
             return record(op, (x,), out)
@@ -1409,7 +1410,15 @@ def mm(a, b):
     out = x @ y
     if not _grad_mode._enabled:  # (a backward pass without create_graph: no node, no attrs)
         return _wrap(out)
-    return record(MM, (a, b), out, {"strides": (_grad_strides(a), _grad_strides(b))})
+    # _grad_strides of each, inlined for two dims: this runs for every layer of every step
+    sa = sb = ()
+    if a._requires_grad:
+        st, n = x.strides, x.itemsize
+        sa = (st[0] // n, st[1] // n)
+    if b._requires_grad:
+        st, n = y.strides, y.itemsize
+        sb = (st[0] // n, st[1] // n)
+    return record(MM, (a, b), out, {"strides": (sa, sb)})
 
 
 def mv(m, v):
@@ -1462,8 +1471,6 @@ def matmul(a, b):
     if type(a) is not Tensor or type(b) is not Tensor:
         a, b = as_tensor_arg(a), as_tensor_arg(b)
     da, db = a._data.ndim, b._data.ndim
-    if da == 2 and db == 2:
-        return mm(a, b)
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     if da == 1 and db == 1:
@@ -2703,7 +2710,7 @@ def _squeeze(x, dim=None):
 def _expand(x, *sizes):
     # A rule passes a shape it read (a tuple of ints): no need to coerce it.
     shape = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], tuple) else _shape_arg(sizes)
-    return _broadcast_view(x if type(x) is np.ndarray else np.asarray(x), shape)
+    return _broadcast_view(x if type(x) is _ndarray else np.asarray(x), shape)
 
 
 def _pow(a, exponent):

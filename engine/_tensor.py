@@ -181,7 +181,7 @@ class _Meta(tuple):
 
 
 def _wrap(data, requires_grad=False):
-    t = object.__new__(Tensor)
+    t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = None
@@ -189,12 +189,13 @@ def _wrap(data, requires_grad=False):
     return t
 
 
+_ndarray = np.ndarray  # (NumPy's module has a __getattr__, so np.ndarray is never a cached read)
 _NO_EDGE = (None, 0)  # next_functions entry of an input that does not require grad
 _new = object.__new__
 
 
 def _as_array(x):
-    return x if type(x) is np.ndarray else np.asarray(x)
+    return x if type(x) is _ndarray else np.asarray(x)
 
 
 _SCALARS = (float, int, bool)
@@ -213,7 +214,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
         outs = tuple(_wrap(_as_array(r)) for r in result)
     else:
         outs = _new(Tensor)  # _wrap(result), inlined: this runs once per op
-        outs._data = result if type(result) is np.ndarray else np.asarray(result)
+        outs._data = result if type(result) is _ndarray else np.asarray(result)
         outs._requires_grad = False
         outs._grad_fn = None
         outs._vc = [0]

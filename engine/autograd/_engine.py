@@ -15,6 +15,7 @@ from .._graph import AccumulateGrad
 from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
 from .._tensor import _UNWORKED, Size, Tensor, _wrap, unpack_saved
 
+_ndarray = np.ndarray  # (NumPy's module has a __getattr__, so np.ndarray is never a cached read)
 _CYCLE_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
     "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
@@ -155,7 +156,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         vjps = op.array_vjps
                     on_arrays = vjps is not None
                     if on_arrays:
-                        if type(g) is not np.ndarray and isinstance(g, Tensor):
+                        if type(g) is not _ndarray and isinstance(g, Tensor):
                             g = g._data
                         if op.saves or op._standins:  # (_UNWORKED is true: unpack_saved works it out)
                             ans, args = unpack_saved(node, True)
@@ -362,7 +363,7 @@ def _accumulate_grad(var, grads, create_graph, steal):
         if isinstance(g, Tensor):
             d = g._data if _getrefcount(g._data) == _EXCLUSIVE_REFS[1] else None
         else:  # an array (or NumPy scalar) from a rule run on arrays: tested on its own
-            d = g if type(g) is np.ndarray else None
+            d = g if type(g) is _ndarray else None
         if d is not None and d.dtype == var._data.dtype:
             f = d.flags  # (a new object at each read)
             if f.owndata and f.writeable and f.c_contiguous:
