@@ -288,11 +288,11 @@ POW_T = defop("PowBackward1",
 RPOW = defop("PowBackward2", lambda g, ans, b, base: g * _mul_scalar(ans, math.log(base)) if base > 0
              else g * where(ans == 0, 0.0, ans * math.log(math.fabs(base)) if base else 0.0), saves=("result",))
 MAXIMUM = defop("MaximumBackward0",
-                lambda g, ans, a, b: g * _tie_mask(a, b, gt),
-                lambda g, ans, a, b: g * _tie_mask(b, a, gt), saves=(0, 1))
+                lambda g, ans, a, b: _masked(g, _tie_mask(a, b, lt)),
+                lambda g, ans, a, b: _masked(g, _tie_mask(b, a, lt)), saves=(0, 1))
 MINIMUM = defop("MinimumBackward0",
-                lambda g, ans, a, b: g * _tie_mask(a, b, lt),
-                lambda g, ans, a, b: g * _tie_mask(b, a, lt), saves=(0, 1))
+                lambda g, ans, a, b: _masked(g, _tie_mask(a, b, gt)),
+                lambda g, ans, a, b: _masked(g, _tie_mask(b, a, gt)), saves=(0, 1))
 REMAINDER = defop("RemainderBackward1", lambda g, ans, a, b: g,
                   lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="floor"), saves=(0, 1))
 DIV_ROUNDED = defop("DivBackward2", lambda g, ans, a, b: g * 0.0, lambda g, ans, a, b: g * 0.0)
@@ -327,8 +327,27 @@ def _eq0_and_nonneg(a, b):
     return (a == 0) & (b >= 0) if isinstance(b, Tensor) else a == 0
 
 
-def _tie_mask(a, b, cmp):
-    return cmp(a, b).to(a.dtype if isinstance(a, Tensor) else _dtypes.float32) + (a == b) * 0.5
+def _tie_mask(a, b, loses):
+    # 1 where a gives the result, 1/2 on a tie, 0 where it loses; a nan on either side loses
+    # nothing, so both get the grad there, as PyTorch's formula gives it.
+    return logical_not(loses(a, b)).to(a.dtype if isinstance(a, Tensor) else _dtypes.float32) - (a == b) * 0.5
+
+
+# ``g`` where ``mask`` is nonzero (scaled by it), else 0, as PyTorch's where and masked_fill give it.
+# A product is several times faster than np.where on a random mask, but 0 * inf is nan; so when
+# the product's sum is not finite (an inf or nan somewhere, or an overflow), the zeros are put back.
+def _masked(g, mask):
+    r = g * mask
+    if not np.isfinite(_quietly(np.add.reduce, r._data, None)):
+        r = where(mask == 0, 0.0, r)
+    return r
+
+
+def _masked_arrays(g, mask):
+    r = g * mask
+    if not np.isfinite(np.add.reduce(r, axis=None)):
+        r = np.where(mask == 0, r.dtype.type(0), r)
+    return r
 
 
 def add(a, b, *, alpha=1):
@@ -617,10 +636,18 @@ def tanh_backward(grad_output, output):
 
 
 def _threshold_backward(go, x, threshold):
-    # A product with the mask, not np.where: several times faster on a random mask. (Unlike
-    # PyTorch's kernel, an inf or nan grad where x <= threshold gives nan there, not 0.)
-    # The mask is "not x <= threshold", so a nan x passes its grad, as in PyTorch.
-    return go * _not_at_most(x, threshold)
+    # The grad where not x <= threshold (so a nan x passes its grad), else 0, as in PyTorch. It is
+    # relu's backward, so bitwise: the grad's bits AND a mask of all ones or all zeros gives 0 for
+    # an inf or nan grad (go * mask gives nan) and is as fast as the product (np.where is several
+    # times slower on a random mask, and _masked's check costs a pass).
+    u = _UINT_OF_SIZE.get(go.dtype.itemsize) if type(go) is _ndarray and go.dtype.kind == "f" else None
+    if u is None or go.shape != np.shape(x):
+        return _masked_arrays(go, _not_at_most(x, threshold))
+    keep = np.subtract(x <= threshold, 1, dtype=u)  # True - 1 is 0; False - 1 wraps round to all ones
+    return np.bitwise_and(go.view(u), keep).view(go.dtype)
+
+
+_UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def threshold_backward(grad_output, x, threshold):
@@ -669,14 +696,14 @@ ELU_BACKWARD = defop("EluBackwardBackward0",
                      lambda g, ans, grad_output, x, alpha: elu_backward(g, x, alpha),
                      lambda g, ans, grad_output, x, alpha: elu_backward(g * grad_output, x, alpha) * (x < 0).to(g.dtype),
                      saves=(0, 1))
-CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: g * _in_range(x, min, max), saves=(0,))
+CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: _masked(g, _in_range(x, min, max)), saves=(0,))
 CLAMP_T = defop("ClampBackward0",
                 lambda g, ans, x, lo, hi: where(_in_range(x, lo, hi), g, 0.0),
                 lambda g, ans, x, lo, hi: where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0),
                 lambda g, ans, x, lo, hi: where((x > hi) | (hi < lo) if lo is not None else x > hi, g, 0.0),
                 saves=(0, 1, 2))
-CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: g * (x >= min), saves=(0,))
-CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: g * (x <= max), saves=(0,))
+CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: _masked(g, x >= min), saves=(0,))
+CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: _masked(g, x <= max), saves=(0,))
 ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0.0)
             for name in ("floor", "ceil", "round", "trunc", "frac")}
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
@@ -1039,8 +1066,9 @@ def _norm_grad(g, ans, x, p, dims, keepdim):
 
 
 def _extreme_grad(g, ans, x):
-    mask = (x == ans).to(x.dtype)
-    return mask * (g / mask.sum())
+    # The grad goes evenly to the elements equal to the result: to the nans when it is nan.
+    mask = ((x == ans) | (isnan(x) & isnan(ans))).to(x.dtype)
+    return _masked(g / mask.sum(), mask)
 
 
 def _amax_grad(g, ans, x, dims, keepdim):
@@ -1055,7 +1083,7 @@ def _indices_grad(g, shape, dim, keepdim, indices):
         g = unsqueeze(g, dim)
         indices = np.expand_dims(indices, dim)
     ar = np.arange(shape[dim]).reshape([-1 if a == dim else 1 for a in range(len(shape))])
-    return g * _wrap(ar == indices)
+    return _masked(g, _wrap(ar == indices))
 
 
 def sum(x, dim=None, keepdim=False, *, dtype=None):
@@ -2730,6 +2758,7 @@ _ON_ARRAYS.update({
     _softmax_backward_data: _softmax_backward, _log_softmax_backward_data: _log_softmax_backward,
     mse_loss_backward: _mse_loss_backward, binary_cross_entropy_backward: _binary_cross_entropy_backward,
     _nll_loss_backward: lambda op, go, x, **attrs: _nll_backward(go, x, **attrs),
+    _masked: _masked_arrays,
 })
 _array_twins = {}
 _array_globals = None

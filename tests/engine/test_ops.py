@@ -473,3 +473,41 @@ def test_T_of_non_2d_warns_once(monkeypatch):
         warnings.simplefilter("error")
         engine.ones(3).T  # once per process, like TORCH_WARN_ONCE
         engine.ones(2, 3).T
+
+
+# ----- A grad that is inf or nan where an op passes none of it: 0 there, as in PyTorch -----
+# (relu and the clamps, maximum and max pass the grad through a mask; 0 * inf is nan, so a
+# product with the mask gives nan where PyTorch's where/masked_fill gives 0)
+
+MASKED_GRAD_OPS = {
+    "relu": lambda t, x: x.relu(),
+    "F.relu": lambda t, x: t.nn.functional.relu(x),
+    "clamp": lambda t, x: x.clamp(-0.5, 1.0),
+    "clamp_min": lambda t, x: x.clamp(min=0.5),
+    "clamp_max": lambda t, x: x.clamp(max=0.5),
+    "maximum": lambda t, x: t.maximum(x, t.zeros(4)),
+    "minimum": lambda t, x: t.minimum(x, t.zeros(4)),
+    "max dim": lambda t, x: x.reshape(2, 2).max(dim=1)[0].repeat(2),
+    "max": lambda t, x: x.max().repeat(4),
+    "min": lambda t, x: x.min().repeat(4),
+}
+_INF, _NAN = float("inf"), float("nan")
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("create_graph", [False, True], ids=["grad", "create_graph"])
+@pytest.mark.parametrize("x", [[-1., 0., 2., 3.], [-1., _NAN, 2., 0.], [2., 2., -1., 0.]], ids=["plain", "nan", "ties"])
+@pytest.mark.parametrize("grad", [[_NAN, _INF, _NAN, -_INF], [1., 2., 3., 4.]], ids=["inf-nan", "finite"])
+@pytest.mark.parametrize("op", sorted(MASKED_GRAD_OPS))
+def test_masked_grads_match_torch(torch_ref, op, grad, x, create_graph):
+    def run(t):
+        xt = t.tensor(x, requires_grad=True)
+        return t.autograd.grad(MASKED_GRAD_OPS[op](t, xt), xt, t.tensor(grad), create_graph=create_graph)
+
+    same(torch_ref, engine, run)
+
+
+def test_relu_backward_is_zero_where_the_input_is_not_positive_even_for_an_inf_grad():
+    x = engine.tensor([[-1., 0.], [2., _NAN]], requires_grad=True)
+    x.relu().backward(engine.tensor([[_INF, _NAN], [-_INF, 5.]]))
+    assert x.grad.tolist()[0] == [0.0, 0.0] and x.grad.tolist()[1][0] == -_INF and x.grad.tolist()[1][1] == 5.0
