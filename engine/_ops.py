@@ -636,15 +636,17 @@ def tanh_backward(grad_output, output):
 
 
 def _threshold_backward(go, x, threshold):
-    # The grad where not x <= threshold (so a nan x passes its grad), else 0, as in PyTorch. It is
-    # relu's backward, so bitwise: the grad's bits AND a mask of all ones or all zeros gives 0 for
-    # an inf or nan grad (go * mask gives nan) and is as fast as the product (np.where is several
-    # times slower on a random mask, and _masked's check costs a pass).
+    # The grad where not x <= threshold (so a nan x passes its grad), else 0, as in PyTorch: an inf
+    # or nan grad gives 0 where it is dropped, which a product with the mask would make nan.
     u = _UINT_OF_SIZE.get(go.dtype.itemsize) if type(go) is _ndarray and go.dtype.kind == "f" else None
     if u is None or go.shape != np.shape(x):
         return _masked_arrays(go, _not_at_most(x, threshold))
-    keep = np.subtract(x <= threshold, 1, dtype=u)  # True - 1 is 0; False - 1 wraps round to all ones
-    return np.bitwise_and(go.view(u), keep).view(go.dtype)
+    if go.size <= 2048:  # (np.where is the fewest calls, but several times slower on a large random mask)
+        return np.where(x <= threshold, 0, go)
+    # relu's backward at scale: the grad's bits AND a mask of all ones or all zeros, as fast as a product
+    keep = (x <= threshold).astype(u)
+    keep -= 1  # 0 where the grad is dropped, all ones elsewhere
+    return np.bitwise_and(go.view(u), keep, out=keep).view(go.dtype)
 
 
 _UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}

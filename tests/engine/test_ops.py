@@ -507,7 +507,19 @@ def test_masked_grads_match_torch(torch_ref, op, grad, x, create_graph):
     same(torch_ref, engine, run)
 
 
-def test_relu_backward_is_zero_where_the_input_is_not_positive_even_for_an_inf_grad():
-    x = engine.tensor([[-1., 0.], [2., _NAN]], requires_grad=True)
-    x.relu().backward(engine.tensor([[_INF, _NAN], [-_INF, 5.]]))
-    assert x.grad.tolist()[0] == [0.0, 0.0] and x.grad.tolist()[1][0] == -_INF and x.grad.tolist()[1][1] == 5.0
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [8, 3000], ids=["small", "large"])  # (two kernels: np.where, and bits for large)
+def test_relu_backward_with_inf_and_nan_grads_matches_torch(torch_ref, n, dtype):
+    rng = np.random.default_rng(n)
+    x, g = rng.standard_normal(n), rng.standard_normal(n)
+    x[:8] = [_NAN, 0.0, -0.0, -1.0, 1.0, 2.0, 3.0, 4.0]
+    g[:8] = [_INF, _INF, -_INF, _NAN, _INF, -_INF, _NAN, -0.0]
+
+    def run(t):
+        xt = t.tensor(x, dtype=getattr(t, dtype), requires_grad=True)
+        xt.relu().backward(t.tensor(g, dtype=getattr(t, dtype)))
+        return xt.grad
+
+    (status, (_, _, values, _)), _ = same(torch_ref, engine, run)
+    assert values[:8] == [_INF, 0.0, 0.0, 0.0, _INF, -_INF, "nan", 0.0]
