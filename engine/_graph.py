@@ -51,7 +51,7 @@ class Node:
     ``next_functions`` holds one ``(node or None, output_nr)`` pair per differentiable input.
     """
 
-    __slots__ = ("next_functions", "_op", "_saved", "_freed", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
+    __slots__ = ("_next", "_op", "_saved", "_freed", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
     # Rarely set, so they live in the instance dict only when set: creating a node stays cheap.
     # ``_plain`` turns False once any of them is set, so the backward walk checks one flag.
     _plain = True
@@ -63,10 +63,22 @@ class Node:
     _trace = None
 
     def __init__(self):
-        self.next_functions = ()
+        self._next = ()
         self._saved = None
         self._freed = False
         self._seq = next(_sequence)
+
+    @property
+    def next_functions(self):
+        edges = self._next
+        for child, _ in edges:
+            if type(child) is _Recorded:
+                child.__class__ = child._op.node_cls
+        return edges
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._next = edges
 
     @property
     def metadata(self):
@@ -129,7 +141,7 @@ class AccumulateGrad(Node):
     __module__ = "builtins"  # ``type(fn)`` prints as "<class 'AccumulateGrad'>", as in PyTorch
 
     def __init__(self, variable):
-        self.next_functions = ()
+        self._next = ()
         self._op = None
         self._saved = None
         self._freed = False
@@ -148,6 +160,27 @@ class _NamedNode(Node):
 
     def name(self):
         return self._cpp_name or type(self).__name__
+
+
+class _Recorded(_NamedNode):
+    """What ``record`` makes every node as: one class, so the attribute reads and writes of the
+    hot paths (recording, the backward walk) are cached by CPython, which a class per op defeats.
+    A node takes its op's class (``MulBackward0``, ...) as soon as user code can see it: through
+    ``Tensor.grad_fn`` and ``next_functions`` (see ``expose``), or its name or repr."""
+
+    __slots__ = ()
+
+    def name(self):
+        return expose(self).name()
+
+    def __repr__(self):
+        return repr(expose(self))
+
+
+def expose(node):
+    if type(node) is _Recorded:
+        node.__class__ = node._op.node_cls
+    return node
 
 
 _classes = {}

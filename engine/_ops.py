@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._graph import node_class
+from ._graph import expose, node_class
 from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size,
                       is_scalar, record, unpack_saved)
 
@@ -1558,7 +1558,7 @@ _INPLACE_NAMES = {
 
 def inplace_node(out):
     """Rename ``out``'s node to the in-place form of its op; the rule stays the same."""
-    fn = out._grad_fn
+    fn = expose(out._grad_fn)
     if fn is not None and type(fn).__name__ in _INPLACE_NAMES:
         fn.__class__ = node_class(_INPLACE_NAMES[type(fn).__name__])
     return out
@@ -1717,7 +1717,7 @@ def copy_slices(view, out):
         edge = (base._grad_fn, base._output_nr)
     else:
         edge = (base._grad_accumulator(), 0) if base._requires_grad else (None, 0)
-    node.next_functions = (edge,) + tuple(inner.next_functions[1:])
+    node._next = (edge,) + tuple(inner._next[1:])
     node._metas = [(base._data.shape, base._data.dtype)] + list(inner._metas[1:])
     node._saved = []  # nothing of its own; released like any node so a second backward is caught
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True

@@ -6,7 +6,7 @@ import weakref
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._graph import AccumulateGrad, _HookDict, _sequence, add_hook, freed_error
+from ._graph import AccumulateGrad, _HookDict, _Recorded, _sequence, add_hook, expose, freed_error
 
 _NONLEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -248,7 +248,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
             missing = True
     if not needed:
         return outs
-    node = _new(op.node_cls)  # Node.__init__ inlined: this runs once per recorded op
+    node = _new(_Recorded)  # Node.__init__ inlined: this runs once per recorded op
     node._seq = next(_sequence)
     node._freed = False
     node._op = op
@@ -256,7 +256,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     if n_outputs != 1:
         node._n_outputs = n_outputs
         node._plain = False
-    node.next_functions = tuple(edges)
+    node._next = tuple(edges)
     node._metas = metas
     saves = op.saves
     if saves:
@@ -443,7 +443,10 @@ class Tensor:
     def grad_fn(self):
         if self._view_version is not None and self._view_version != self._vc[0]:
             _refresh_view(self)
-        return self._grad_fn
+        fn = self._grad_fn
+        if type(fn) is _Recorded:  # (user code sees the node: it takes its op's class)
+            fn.__class__ = fn._op.node_cls
+        return fn
 
     @property
     def is_leaf(self):
@@ -742,7 +745,7 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         from ._printing import format_tensor
 
-        fn = self._grad_fn
+        fn = expose(self._grad_fn)
         return format_tensor(
             self._data,
             _dtypes.from_numpy_dtype(self._data.dtype).name,

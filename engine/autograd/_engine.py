@@ -96,7 +96,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         deps = dict.fromkeys(root_nodes, 0)
         stack = list(deps)
         while stack:
-            for child, _ in stack.pop().next_functions:
+            for child, _ in stack.pop()._next:
                 if child is not None:
                     if child in deps:
                         deps[child] += 1
@@ -108,11 +108,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         target_nodes = {node for node, _ in targets}
         needed = set()
         for n in _postorder(root_nodes):
-            if n in target_nodes or any(c in needed for c, _ in n.next_functions if c is not None):
+            if n in target_nodes or any(c in needed for c, _ in n._next if c is not None):
                 needed.add(n)
         deps = {}
         for n in needed:
-            for child, _ in n.next_functions:
+            for child, _ in n._next:
                 if child is not None and child in needed:
                     deps[child] = deps.get(child, 0) + 1
 
@@ -179,7 +179,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if outs is None:
                     continue
             i = -1
-            for child, nr in node.next_functions:
+            for child, nr in node._next:
                 i += 1
                 if child is None or needed is not None and child not in needed:
                     continue
@@ -317,7 +317,7 @@ def _postorder(roots):
             continue
         seen.add(n)
         stack.append((n, True))
-        for c, _ in n.next_functions:
+        for c, _ in n._next:
             if c is not None and c not in seen:
                 stack.append((c, False))
     return out
@@ -436,14 +436,14 @@ def _apply_rule(node, grads, needed):
     if node._n_outputs == 1:
         g = grads[0]
         if g is None:
-            return [None] * len(node.next_functions)
+            return [None] * len(node._next)
     else:
         g = grads
         if all(x is None for x in grads):
-            return [None] * len(node.next_functions)
+            return [None] * len(node._next)
     outs = []
     metas = node._metas
-    for i, (child, _) in enumerate(node.next_functions):
+    for i, (child, _) in enumerate(node._next):
         if child is None or (needed is not None and child not in needed):
             outs.append(None)
             continue

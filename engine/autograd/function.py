@@ -145,7 +145,7 @@ class BackwardCFunction(Node, FunctionCtx):
                 raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
             outs.append(r)
         return [_validate(name, k, r, meta, edge)
-                for k, (r, meta, edge) in enumerate(zip(outs, self._input_meta, self.next_functions))]
+                for k, (r, meta, edge) in enumerate(zip(outs, self._input_meta, self._next))]
 
 
 def _zeros(meta):
@@ -259,7 +259,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         if executable:
             ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
             ctx._input_meta = tuple((t._data.shape, t._data.dtype) for t in tensors)
-            ctx.next_functions = tuple(_edge(t) for t in tensors)
+            ctx._next = tuple(_edge(t) for t in tensors)
             if _grad_mode._anomaly["enabled"]:
                 record_trace(ctx)
         with _grad_mode.no_grad():
@@ -418,7 +418,7 @@ def once_differentiable(fn):
             out = _alias(o)
             out._grad_fn, out._output_nr, out._requires_grad = node, nr, True
             wrapped.append(out)
-        node.next_functions = tuple(edges)
+        node._next = tuple(edges)
         return tuple(wrapped) if is_tuple else wrapped[0]
 
     return wrapper

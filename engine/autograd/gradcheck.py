@@ -386,12 +386,12 @@ class _UndefinedGradBackward(Node):
         self._op = None
 
     def _custom_backward(self, grads, create_graph):
-        return [None] * len(self.next_functions)
+        return [None] * len(self._next)
 
 
 def _undefined_grad(t):
     node = _UndefinedGradBackward()
-    node.next_functions = ((t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0),)
+    node._next = ((t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0),)
     out = _wrap(t._data)
     out._vc = t._vc
     out._grad_fn, out._requires_grad = node, True

@@ -1086,3 +1086,27 @@ def test_memory_returns_after_big_graph(et):
         tracemalloc.stop()
     assert peak - before > 10 * 300 * 300 * 4  # the graph really held many float32 arrays
     assert after - before < 200_000  # and all of it was given back
+
+
+def test_every_node_user_code_reaches_has_its_ops_class(et):
+    # record makes nodes of one internal class (for speed); each takes its op's class when user
+    # code can reach it: grad_fn, next_functions, a tensor's repr, a node's name or repr.
+    x = et.tensor([1., -2.], requires_grad=True)
+    h = (x * 2 + 1).relu()
+    loss = (h @ et.ones(2, 2)).log_softmax(0).sum()
+    seen, stack = [], [loss.grad_fn]
+    while stack:
+        node = stack.pop()
+        if type(node).__name__ != "AccumulateGrad":
+            seen.append(type(node).__name__)
+            assert type(node).__name__ == node.name() and isinstance(node, et.autograd.graph.Node)
+        stack.extend(child for child, _ in node.next_functions if child is not None)
+    assert seen == ["SumBackward0", "LogSoftmaxBackward0", "SqueezeBackward4", "MmBackward0",
+                    "UnsqueezeBackward0", "ReluBackward0", "AddBackward0", "MulBackward0"]
+    assert repr(type(loss.grad_fn)) == "<class 'SumBackward0'>"
+    y = x.exp()
+    assert repr(y).endswith("grad_fn=<ExpBackward0>)") and type(y._grad_fn).__name__ == "ExpBackward0"
+    z = x.sin()
+    assert z._grad_fn.name() == "SinBackward0" and type(z._grad_fn).__name__ == "SinBackward0"
+    w = x.cos()
+    assert repr(w._grad_fn).startswith("<CosBackward0 object at 0x")
