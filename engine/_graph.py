@@ -51,11 +51,12 @@ class Node:
     ``next_functions`` holds one ``(node or None, output_nr)`` pair per differentiable input.
     """
 
-    __slots__ = ("_next", "_op", "_saved", "_freed", "_metas", "_attrs", "_seq", "__weakref__", "__dict__")
+    # (``_plain``: one output, no hooks, nothing retained; the backward walk checks this one flag.
+    # It and ``_n_outputs`` are slots, not class defaults, as CPython caches only a slot's read.)
+    __slots__ = ("_next", "_op", "_saved", "_freed", "_metas", "_attrs", "_seq", "_plain", "_n_outputs",
+                 "__weakref__", "__dict__")
     # Rarely set, so they live in the instance dict only when set: creating a node stays cheap.
-    # ``_plain`` turns False once any of them is set, so the backward walk checks one flag.
-    _plain = True
-    _n_outputs = 1
+    # ``_plain`` turns False once any of them is set.
     _pre_hooks = None
     _hooks = None
     _tensor_pre_hooks = None
@@ -67,6 +68,8 @@ class Node:
         self._saved = None
         self._freed = False
         self._seq = next(_sequence)
+        self._plain = True
+        self._n_outputs = 1
 
     @property
     def next_functions(self):
@@ -146,9 +149,9 @@ class AccumulateGrad(Node):
         self._saved = None
         self._freed = False
         self._seq = _ACCUMULATE_FIRST
+        self._n_outputs = 1
         self.variable = variable
-        if variable._hooks is not None or variable._post_hooks is not None:
-            self._plain = False
+        self._plain = variable._hooks is None and variable._post_hooks is None
 
     def name(self):
         return "torch::autograd::AccumulateGrad"

@@ -253,9 +253,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
     node._freed = False
     node._op = op
     node._attrs = attrs
-    if n_outputs != 1:
-        node._n_outputs = n_outputs
-        node._plain = False
+    node._n_outputs = n_outputs
+    node._plain = n_outputs == 1
     node._next = tuple(edges)
     node._metas = metas
     saves = op.saves

@@ -125,7 +125,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         if buf is None:
             buf = buffers[node] = [None] * node._n_outputs
             if deps.get(node, 0) == 0:
-                heapq.heappush(heap, (-node._seq, id(node), node))
+                heapq.heappush(heap, (-node._seq, id(node), node, buf))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
 
     captured = {}
@@ -133,17 +133,17 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     arrays = plain_walk and not create_graph  # rules run on NumPy arrays where they can (Op.array_vjps)
     heappush, heappop = heapq.heappush, heapq.heappop
     ready = None  # the next node when it is the only one ready: no trip through the heap
-    leaves = []
+    ready_grads = None
+    leaves = []  # (node, grads) of hook-free leaves made ready by the node being run
     prev = _grad_mode._enabled
     _grad_mode._set(create_graph)
     quiet = _quiet_on()  # for the whole walk: the rules' kernels then skip setting it one by one
     try:
         while ready is not None or heap:
             if ready is not None:
-                node, ready = ready, None
+                node, grads, ready, ready_grads = ready, ready_grads, None, None
             else:
-                node = heappop(heap)[2]
-            grads = buffers.pop(node)
+                _, _, node, grads = heappop(heap)
             op = node._op
             plain = op is not None and plain_walk and node._plain
             if plain:
@@ -208,9 +208,19 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                                 r = sum_to(r, shape)
                             if r._data.dtype is not dt and r._data.dtype != dt:
                                 r = to_dtype(r, dt)
-                buf = buffers.get(child)
-                if buf is None:
-                    buf = buffers[child] = [None] * child._n_outputs
+                n = deps[child] - 1
+                if n:  # more grads to come: into the child's buffer
+                    deps[child] = n
+                    buf = buffers.get(child)
+                    if buf is None:
+                        buf = buffers[child] = [None] * child._n_outputs
+                elif child in buffers:  # the last one, after others
+                    buf = buffers.pop(child)
+                elif child._n_outputs == 1:  # the only one (most nodes): no buffer
+                    buf = [r]
+                    r = None
+                else:
+                    buf = [None] * child._n_outputs
                 if r is not None:
                     old = buf[nr]
                     if old is None:
@@ -219,26 +229,24 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         buf[nr] = old + r
                     else:  # an array and a tensor, from rules run on arrays and on tensors
                         buf[nr] = _as_tensor(old) + _as_tensor(r)
-                n = deps[child] - 1
-                deps[child] = n
-                if not n:
+                if not n:  # the child is ready
                     if plain_walk and type(child) is AccumulateGrad and child._plain:
-                        leaves.append(child)  # a hook-free leaf's node: run once this node is done
+                        leaves.append((child, buf))  # a hook-free leaf's node: run once this node is done
                     elif ready is None and not heap:
-                        ready = child
+                        ready, ready_grads = child, buf
                     else:
                         if ready is not None:
-                            heappush(heap, (-ready._seq, id(ready), ready))
+                            heappush(heap, (-ready._seq, id(ready), ready, ready_grads))
                             ready = None
-                        heappush(heap, (-child._seq, id(child), child))
+                        heappush(heap, (-child._seq, id(child), child, buf))
             if plain and not retain_graph and node._saved is not None:
                 node._saved = None  # Node._release, inlined
                 node._freed = True
-            ans = args = r = None
+            ans = args = r = buf = None
             outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
             if leaves:  # (AccumulateGrad runs as soon as it is ready, before any other node)
-                for leaf in leaves:
-                    _accumulate_grad(leaf.variable, buffers.pop(leaf), create_graph, True)
+                for leaf, leaf_grads in leaves:
+                    _accumulate_grad(leaf.variable, leaf_grads, create_graph, True)
                 leaves.clear()
     finally:
         _quiet_off(quiet)
