@@ -294,10 +294,37 @@ for _name, _fn in {
 }.items():
     setattr(Tensor, _name, _inplace(_fn))
 
-Tensor.__iadd__ = Tensor.add_
-Tensor.__isub__ = Tensor.sub_
-Tensor.__imul__ = Tensor.mul_
-Tensor.__itruediv__ = Tensor.div_
+
+
+def _inplace_operator(method, ufunc):
+    def operator(self, other):
+        # ``p -= lr * p.grad`` under no_grad (every optimizer step): the ufunc in place, with no
+        # *args, **kwargs or checks beyond those this case needs (a broadcast self, whose
+        # elements share memory, takes the general path and its error).
+        if not _grad_mode._enabled:
+            d = self._data
+            t = type(other)
+            if (t is float or t is int or t is Tensor and other._data.dtype == d.dtype) and d.dtype.kind == "f" \
+                    and 0 not in d.strides:
+                quiet = _quiet_on()
+                try:
+                    ufunc(d, other._data if t is Tensor else other, out=d)
+                except (ValueError, TypeError):
+                    pass  # a read-only array, a broadcast that would grow self: the general path raises
+                else:
+                    self._vc[0] += 1
+                    return self
+                finally:
+                    _quiet_off(quiet)
+        return method(self, other)
+
+    return operator
+
+
+Tensor.__iadd__ = _inplace_operator(Tensor.add_, np.add)
+Tensor.__isub__ = _inplace_operator(Tensor.sub_, np.subtract)
+Tensor.__imul__ = _inplace_operator(Tensor.mul_, np.multiply)
+Tensor.__itruediv__ = _inplace_operator(Tensor.div_, np.true_divide)
 Tensor.__ipow__ = Tensor.pow_
 
 
