@@ -188,7 +188,8 @@ def _sum_to(d, shape):
         return d
     dims = _broadcast_dims(dshape, shape)
     if dims:
-        d = _quietly(np.add.reduce, d, dims, None, None, False)
+        # (the backward walk is quiet already: no call to _quietly)
+        d = np.add.reduce(d, dims) if _quiet_state() is _QUIET else _quietly(np.add.reduce, d, dims)
     return d if d.shape == shape else d.reshape(shape)
 
 

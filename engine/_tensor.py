@@ -544,7 +544,10 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (a vector-Jacobian product
         with ``gradient`` when self is not a scalar)."""
-        _autograd_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        if gradient is None and inputs is None:  # loss.backward(): straight to the walk
+            _backward_one(self, retain_graph, create_graph)
+        else:
+            _autograd_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         t = _wrap(self._data)
@@ -822,6 +825,14 @@ class Tensor:
             self._output_nr = out._output_nr
             self._requires_grad = True
         return self
+
+
+def _backward_one(*args):
+    # Bound on first use, as _autograd_backward below.
+    global _backward_one
+    from .autograd._engine import backward_one as _backward_one
+
+    _backward_one(*args)
 
 
 def _autograd_backward(*args, **kwargs):

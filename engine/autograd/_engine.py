@@ -56,6 +56,11 @@ def make_grads(outputs, grad_outputs, create_graph):
     return grads
 
 
+def backward_one(t, retain_graph, create_graph):
+    """``t.backward()``, the commonest call: no gradient or inputs to sort out."""
+    run_backward((t,), make_grads((t,), (None,), create_graph), retain_graph, create_graph)
+
+
 def _root(t, i):
     if not t._requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -242,9 +247,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             if plain and not retain_graph and node._saved is not None:
                 node._saved = None  # Node._release, inlined
                 node._freed = True
-            ans = args = r = buf = None
-            outs = g = grads = None  # the buffers alone hold the grads: see _accumulate's ownership check
             if leaves:  # (AccumulateGrad runs as soon as it is ready, before any other node)
+                # Only the leaves' lists hold their grads now: see _accumulate_grad's ownership check
+                ans = args = r = buf = outs = g = grads = None
                 for leaf, leaf_grads in leaves:
                     _accumulate_grad(leaf.variable, leaf_grads, create_graph, True)
                 leaves.clear()
