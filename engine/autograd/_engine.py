@@ -163,7 +163,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     if on_arrays:
                         if type(g) is not _ndarray and isinstance(g, Tensor):
                             g = g._data
-                        if op.saves or op._standins:  # (_UNWORKED is true: unpack_saved works it out)
+                        standins = op._standins  # (sorted; a rule's attrs can be among them, past the inputs)
+                        if op.saves or standins and (standins is _UNWORKED or standins[0] < len(node._metas)):
                             ans, args = unpack_saved(node, True)
                         else:  # nothing saved, no input's shape read: the rule sees the (shape, dtype) pairs
                             ans, args = None, node._metas
