@@ -10,6 +10,7 @@ import builtins
 import dis
 import functools
 import math
+import operator
 import types
 import warnings
 
@@ -1365,8 +1366,8 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
 
 # ----- Linear algebra -----
 
-MM = defop("MmBackward0", lambda g, ans, a, b, strides: _mm_mat1_grad(g, b, _col_major(strides[0], a.shape)),
-           lambda g, ans, a, b, strides: _mm_mat2_grad(g, a, _col_major(strides[1], b.shape)), saves=(0, 1))
+MM = defop("MmBackward0", lambda g, ans, a, b, strides: _mm_mat1_grad(g, b, strides[0], a.shape),
+           lambda g, ans, a, b, strides: _mm_mat2_grad(g, a, strides[1], b.shape), saves=(0, 1))
 MV = defop("MvBackward0", lambda g, ans, m, v: mul(unsqueeze(g, 1), v),
            lambda g, ans, m, v: mv(t(m), g), saves=(0, 1))
 DOT = defop("DotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
@@ -1375,9 +1376,9 @@ BMM = defop("BmmBackward0", lambda g, ans, a, b: bmm(g, transpose(b, 1, 2)),
 ADDMM = defop("AddmmBackward0",
               lambda g, ans, c, a, b, strides, beta=1, alpha=1: g if beta == 1 else _mul_scalar(g, beta),
               lambda g, ans, c, a, b, strides, beta=1, alpha=1:
-              _mm_mat1_grad(g, b, _col_major(strides[0], a.shape), alpha),
+              _mm_mat1_grad(g, b, strides[0], a.shape, alpha),
               lambda g, ans, c, a, b, strides, beta=1, alpha=1:
-              _mm_mat2_grad(g, a, _col_major(strides[1], b.shape), alpha),
+              _mm_mat2_grad(g, a, strides[1], b.shape, alpha),
               saves=(1, 2))
 
 
@@ -1389,19 +1390,22 @@ def _grad_strides(x):
     return (st[0] // n, st[1] // n) if len(st) == 2 else tuple(s // n for s in st)
 
 
-def _col_major(strides, shape):
-    return len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]
-
-
-# PyTorch's mm_mat1_backward / mm_mat2_backward: a column-major input gets its grad computed
-# transposed (for speed there), which a double backward shows as TBackward0 around the product.
-def _mm_mat1_grad(g, mat2, col_major, alpha=1):
-    r = t(mm(mat2, t(g))) if col_major else mm(g, t(mat2))
+# PyTorch's mm_mat1_backward / mm_mat2_backward: a column-major input (``strides`` and ``shape``
+# are the input's) gets its grad computed transposed (for speed there), which a double backward
+# shows as TBackward0 around the product.
+def _mm_mat1_grad(g, mat2, strides, shape, alpha=1):
+    if len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]:
+        r = t(mm(mat2, t(g)))
+    else:
+        r = mm(g, t(mat2))
     return r if alpha == 1 else _mul_scalar(r, alpha)
 
 
-def _mm_mat2_grad(g, mat1, col_major, alpha=1):
-    r = t(mm(t(g), mat1)) if col_major else mm(t(mat1), g)
+def _mm_mat2_grad(g, mat1, strides, shape, alpha=1):
+    if len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]:
+        r = t(mm(t(g), mat1))
+    else:
+        r = mm(t(mat1), g)
     return r if alpha == 1 else _mul_scalar(r, alpha)
 
 
@@ -2753,7 +2757,7 @@ _ON_ARRAYS.update({
     _mul_scalar: np.multiply, _div_scalar: np.true_divide, _add_scalar: np.add,
     sum: _sum, sum_to: _sum_to, expand: _expand,
     reshape: lambda x, *shape: np.reshape(x, _shape_arg(shape)), squeeze: _squeeze, unsqueeze: np.expand_dims,
-    transpose: lambda x, d0, d1: x.swapaxes(d0, d1), t: lambda x: x.T,
+    transpose: lambda x, d0, d1: x.swapaxes(d0, d1), t: operator.attrgetter("T"),
     permute: lambda x, *dims: x.transpose(_shape_arg(dims)),
     mm: np.matmul, mv: np.matmul, bmm: np.matmul,
     sigmoid_backward: _sigmoid_backward, tanh_backward: _tanh_backward, threshold_backward: _threshold_backward,
