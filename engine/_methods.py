@@ -295,7 +295,6 @@ for _name, _fn in {
     setattr(Tensor, _name, _inplace(_fn))
 
 
-
 def _inplace_operator(method, ufunc):
     def operator(self, other):
         # ``p -= lr * p.grad`` under no_grad (every optimizer step): the ufunc in place, with no
