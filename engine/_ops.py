@@ -2875,6 +2875,26 @@ def _saved_numel(node):
     return int(math.prod(node._metas[0][0]))
 
 
+def _saved_tensor_attr(name):
+    def get(node):
+        v = node._attrs[name]
+        return v if v is None or isinstance(v, Tensor) else _wrap(np.asarray(v))
+    return get
+
+
+def _saved_reduction(node):  # PyTorch's at::Reduction enum
+    return {"none": 0, "mean": 1, "sum": 2}[node._attrs["reduction"]]
+
+
+def _saved_expanded_weight(node):  # binary_cross_entropy keeps its weight expanded to the input's shape
+    w = node._attrs["weight"]
+    return None if w is None else _wrap(np.broadcast_to(_np_of(w), node._metas[0][0]).copy())
+
+
+def _saved_total_weight(node):
+    return _wrap(np.asarray(node._attrs["total"], dtype=node._metas[0][1]))
+
+
 _SELF, _OTHER, _RESULT = _saved_slot(0), _saved_slot(1), _saved_slot("result")
 _REDUCED = {"dim": _saved_attr("dims"), "keepdim": _saved_attr("keepdim"), "self_sym_sizes": _saved_sizes}
 _SAVED_ATTRIBUTES = {
@@ -2899,6 +2919,27 @@ _SAVED_ATTRIBUTES = {
                     "mat2_sym_strides": lambda node: node._attrs["strides"][1]},
     "SoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
     "LogSoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
+    **{name: {"self": _SELF, "result": _RESULT} for name in ("MaxBackward1", "MinBackward1", "ProdBackward0")},
+    **{name: {"self": _SELF, "other": _OTHER} for name in ("MaximumBackward0", "MinimumBackward0")},
+    "DotBackward0": {"self": _SELF, "tensor": _OTHER},
+    "MvBackward0": {"self": _SELF, "vec": _OTHER},
+    "WhereBackward0": {"condition": _saved_tensor_attr("cond")},
+    "MaskedFillBackward0": {"mask": _saved_tensor_attr("mask")},
+    "ClampBackward1": {"self": _SELF, "min": _saved_attr("min"), "max": _saved_attr("max")},
+    "LeakyReluBackward0": {"self": _SELF, "negative_slope": _saved_attr("negative_slope")},
+    "EluBackward0": {"self": _SELF, "alpha": _saved_attr("alpha"), "scale": lambda node: 1,
+                     "input_scale": lambda node: 1},
+    "SoftplusBackward0": {"self": _SELF, "beta": _saved_attr("beta"), "threshold": _saved_attr("threshold")},
+    "MseLossBackward0": {"self": _SELF, "target": _OTHER, "reduction": _saved_reduction},
+    "BinaryCrossEntropyBackward0": {"self": _SELF, "target": _OTHER, "weight": _saved_expanded_weight,
+                                    "reduction": _saved_reduction},
+    "BinaryCrossEntropyWithLogitsBackward0": {"self": _SELF, "target": _OTHER, "weight": _saved_tensor_attr("weight"),
+                                              "pos_weight": _saved_tensor_attr("pos_weight"),
+                                              "reduction": _saved_reduction},
+    # (an int64 PyTorch shows as unsigned: ignore_index -100 reads 2**64 - 100)
+    "NllLossBackward0": {"self": _SELF, "target": _saved_tensor_attr("target"), "weight": _saved_tensor_attr("weight"),
+                         "ignore_index": lambda node: node._attrs["ignore_index"] % (1 << 64),
+                         "reduction": _saved_reduction, "total_weight": _saved_total_weight},
 }
 for _name, _getters in _SAVED_ATTRIBUTES.items():
     for _attr, _get in _getters.items():

@@ -39,6 +39,33 @@ CASES = {
     "mm": lambda T, x, y: x @ y.t(),  # y.t() is column-major: its strides are (1, 3)
     "mm_constant_lhs": lambda T, x, y: x.detach() @ y.t(),
     "mm_constant_rhs": lambda T, x, y: x @ y.t().detach(),
+    "max": lambda T, x, y: x.max(),
+    "min": lambda T, x, y: x.min(),
+    "prod": lambda T, x, y: x.prod(),
+    "maximum": lambda T, x, y: T.maximum(x, y),
+    "minimum": lambda T, x, y: T.minimum(x, y),
+    "dot": lambda T, x, y: T.dot(x[0], y[1]),
+    "mv": lambda T, x, y: T.mv(x, y[0]),
+    "where": lambda T, x, y: T.where(x > 2, x, y),
+    "masked_fill": lambda T, x, y: x.masked_fill(x > 2, 0.0),
+    "clamp": lambda T, x, y: x.clamp(1, 4),
+    "clamp_min": lambda T, x, y: x.clamp(min=2.5),
+    "leaky_relu": lambda T, x, y: T.nn.functional.leaky_relu(x, 0.2),
+    "elu": lambda T, x, y: T.nn.functional.elu(x),
+    "softplus": lambda T, x, y: T.nn.functional.softplus(x, beta=2, threshold=10),
+    "mse_loss": lambda T, x, y: T.nn.functional.mse_loss(x, y),
+    "mse_loss_sum": lambda T, x, y: T.nn.functional.mse_loss(x, y.detach(), reduction="sum"),
+    "bce": lambda T, x, y: T.nn.functional.binary_cross_entropy(x.sigmoid(), (y / 4).detach(), reduction="none"),
+    "bce_weight": lambda T, x, y: T.nn.functional.binary_cross_entropy(x.sigmoid(), y / 4, weight=T.ones(3)),
+    "bce_logits": lambda T, x, y: T.nn.functional.binary_cross_entropy_with_logits(x, (y / 4).detach()),
+    "bce_logits_pos_weight": lambda T, x, y: T.nn.functional.binary_cross_entropy_with_logits(
+        x, y / 4, pos_weight=T.tensor([1.0, 2.0, 3.0])),
+    "bce_logits_weight": lambda T, x, y: T.nn.functional.binary_cross_entropy_with_logits(
+        x, (y / 4).detach(), weight=T.tensor([1.0, 0.5, 2.0])),
+    "cross_entropy": lambda T, x, y: T.nn.functional.cross_entropy(x, T.tensor([0, 2])),
+    "nll_loss_ignore": lambda T, x, y: T.nn.functional.nll_loss(x.log_softmax(1), T.tensor([1, 2]), ignore_index=2,
+                                                                reduction="sum"),
+    "nll_loss_weight": lambda T, x, y: T.nn.functional.nll_loss(x, T.tensor([1, 0]), weight=T.tensor([1.0, 2.0, 3.0])),
 }
 
 
@@ -50,7 +77,8 @@ def saved(T, case):
     for name in sorted(a for a in dir(fn) if a.startswith("_saved_")):
         v = getattr(fn, name)
         if isinstance(v, T.Tensor):  # which tensor it is, its dtype and values, and its grad_fn
-            v = (str(v.dtype), v.detach().numpy().round(4).tolist(), v is x, v is y, v.grad_fn is fn)
+            a = v.detach().numpy()
+            v = (str(v.dtype), (a.round(4) if a.dtype.kind == "f" else a).tolist(), v is x, v is y, v.grad_fn is fn)
         out.append((name, v))
     return out
 
