@@ -75,8 +75,7 @@ class Node:
     def next_functions(self):
         edges = self._next
         for child, _ in edges:
-            if type(child) is _Recorded:
-                child.__class__ = child._op.node_cls
+            expose(child)
         return edges
 
     @next_functions.setter

@@ -251,6 +251,25 @@ Tensor.__array_wrap__ = _array_wrap
 _INPLACE_UFUNCS = {_ops.add: np.add, _ops.sub: np.subtract, _ops.mul: np.multiply, _ops.div: np.true_divide}
 
 
+def _ufunc_in_place(self, other, ufunc):
+    """``ufunc(self, other)`` written into self's array, for a float tensor and a same-dtype tensor or
+    a Python number; False when that does not apply or fails (a read-only array, a broadcast that
+    would grow self), and the general path then raises PyTorch's error."""
+    d = self._data
+    t = type(other)
+    if d.dtype.kind != "f" or not (t is float or t is int or t is Tensor and other._data.dtype == d.dtype):
+        return False
+    quiet = _quiet_on()
+    try:
+        ufunc(d, other._data if t is Tensor else other, out=d)
+    except (ValueError, TypeError):
+        return False
+    finally:
+        _quiet_off(quiet)
+    self._vc[0] += 1
+    return True
+
+
 def _inplace(fn):
     ufunc = _INPLACE_UFUNCS.get(fn)
 
@@ -263,20 +282,8 @@ def _inplace(fn):
 
             src = _wrap(self._data.copy(), self._requires_grad)
             src._grad_fn, src._output_nr = self._grad_fn, self._output_nr
-        elif ufunc is not None and len(args) == 1 and not kwargs:
-            d, other = self._data, args[0]
-            t = type(other)
-            if d.dtype.kind == "f" and (t is float or t is int or t is Tensor and other._data.dtype == d.dtype):
-                quiet = _quiet_on()
-                try:
-                    ufunc(d, other._data if t is Tensor else other, out=d)
-                except (ValueError, TypeError):
-                    pass  # a read-only array, a broadcast that would grow self: the general path raises PyTorch's error
-                else:
-                    self._vc[0] += 1
-                    return self
-                finally:
-                    _quiet_off(quiet)
+        elif ufunc is not None and len(args) == 1 and not kwargs and _ufunc_in_place(self, args[0], ufunc):
+            return self
         return self._adopt(fn(src, *args, **kwargs))
 
     return method
@@ -297,24 +304,10 @@ for _name, _fn in {
 
 def _inplace_operator(method, ufunc):
     def operator(self, other):
-        # ``p -= lr * p.grad`` under no_grad (every optimizer step): the ufunc in place, with no
-        # *args, **kwargs or checks beyond those this case needs (a broadcast self, whose
-        # elements share memory, takes the general path and its error).
-        if not _grad_mode._enabled:
-            d = self._data
-            t = type(other)
-            if (t is float or t is int or t is Tensor and other._data.dtype == d.dtype) and d.dtype.kind == "f" \
-                    and 0 not in d.strides:
-                quiet = _quiet_on()
-                try:
-                    ufunc(d, other._data if t is Tensor else other, out=d)
-                except (ValueError, TypeError):
-                    pass  # a read-only array, a broadcast that would grow self: the general path raises
-                else:
-                    self._vc[0] += 1
-                    return self
-                finally:
-                    _quiet_off(quiet)
+        # ``p -= lr * p.grad`` under no_grad (every optimizer step) needs no *args, **kwargs or
+        # checks but this one: a broadcast self, whose elements share memory, takes the general path.
+        if not _grad_mode._enabled and 0 not in self._data.strides and _ufunc_in_place(self, other, ufunc):
+            return self
         return method(self, other)
 
     return operator

@@ -18,8 +18,8 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import expose, node_class
-from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _new, _wrap, check_size,
-                      is_scalar, record, unpack_saved)
+from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _ndarray, _new, _wrap,
+                      check_size, is_scalar, record, unpack_saved)
 
 
 class Op:
@@ -72,7 +72,6 @@ def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
     return Op(name, vjps, saves, cpp_name, outputs)
 
 
-_ndarray = np.ndarray  # (NumPy's module has a __getattr__, so np.ndarray is never a cached read)
 _ON_ARRAYS = {}  # an engine function -> what it computes, on NumPy arrays: see _on_arrays
 
 
@@ -189,7 +188,7 @@ def _sum_to(d, shape):
         return d
     dims = _broadcast_dims(dshape, shape)
     if dims:
-        # (the backward walk is quiet already: no call to _quietly)
+        # (the backward walk, which runs this for every bias, is quiet already: no _quietly call)
         d = np.add.reduce(d, dims) if _quiet_state() is _QUIET else _quietly(np.add.reduce, d, dims)
     return d if d.shape == shape else d.reshape(shape)
 
@@ -1394,19 +1393,17 @@ def _grad_strides(x):
 # are the input's) gets its grad computed transposed (for speed there), which a double backward
 # shows as TBackward0 around the product.
 def _mm_mat1_grad(g, mat2, strides, shape, alpha=1):
-    if len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]:
-        r = t(mm(mat2, t(g)))
-    else:
-        r = mm(g, t(mat2))
+    r = t(mm(mat2, t(g))) if _col_major(strides, shape) else mm(g, t(mat2))
     return r if alpha == 1 else _mul_scalar(r, alpha)
 
 
 def _mm_mat2_grad(g, mat1, strides, shape, alpha=1):
-    if len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]:
-        r = t(mm(t(g), mat1))
-    else:
-        r = mm(t(mat1), g)
+    r = t(mm(t(g), mat1)) if _col_major(strides, shape) else mm(t(mat1), g)
     return r if alpha == 1 else _mul_scalar(r, alpha)
+
+
+def _col_major(strides, shape):
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == shape[0]
 
 
 def _scalar_type(x):

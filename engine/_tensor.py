@@ -442,10 +442,7 @@ class Tensor:
     def grad_fn(self):
         if self._view_version is not None and self._view_version != self._vc[0]:
             _refresh_view(self)
-        fn = self._grad_fn
-        if type(fn) is _Recorded:  # (user code sees the node: it takes its op's class)
-            fn.__class__ = fn._op.node_cls
-        return fn
+        return expose(self._grad_fn)  # (user code sees the node: it takes its op's class)
 
     @property
     def is_leaf(self):

@@ -13,9 +13,8 @@ import numpy as np
 from .. import _grad_mode
 from .._graph import AccumulateGrad
 from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
-from .._tensor import _UNWORKED, Size, Tensor, _wrap, unpack_saved
+from .._tensor import _UNWORKED, Size, Tensor, _ndarray, _wrap, unpack_saved
 
-_ndarray = np.ndarray  # (NumPy's module has a __getattr__, so np.ndarray is never a cached read)
 _CYCLE_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
     "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
