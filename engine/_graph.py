@@ -62,6 +62,7 @@ class Node:
     _tensor_pre_hooks = None
     _retains = None
     _trace = None
+    _given = None  # arguments as the user gave them, for _saved_* (see _ops._given)
 
     def __init__(self):
         self._next = ()

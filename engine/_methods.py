@@ -17,10 +17,18 @@ for _name in (
     "any", "sum", "mean", "prod", "max", "min", "amax", "amin", "outer", "ger", "argmax", "argmin", "var", "std", "logsumexp",
     "norm", "cumsum", "softmax", "log_softmax", "mm", "mv", "dot", "bmm", "addmm", "matmul", "view",
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze",
-    "expand", "broadcast_to", "repeat", "clone", "contiguous", "flip", "select", "narrow",
+    "expand", "broadcast_to", "repeat", "clone", "contiguous", "select", "narrow",
     "index_select", "masked_fill", "gather", "unbind", "split", "chunk", "nonzero",
 ):
     setattr(Tensor, _name, getattr(_ops, _name))
+
+
+def _flip(self, *dims):
+    """``t.flip(0, 1)`` or ``t.flip([0, 1])``; the function ``torch.flip`` takes a sequence only."""
+    return _ops.flip(self, _ops._shape_arg(dims))
+
+
+Tensor.flip = _flip
 
 
 def _view_as(self, other):

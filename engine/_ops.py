@@ -147,6 +147,20 @@ def norm_dims(dim, ndim):
     return tuple(sorted(set(out))) if ndim else ()
 
 
+def _given(out, **given):
+    """Keep on ``out``'s node arguments as the user gave them (a negative dim, dims in the user's order),
+    where its rule reads them normalized: PyTorch's ``grad_fn._saved_*`` show them as given."""
+    node = (out[0] if type(out) is tuple else out)._grad_fn
+    if node is not None:
+        node._given = given
+    return out
+
+
+def _raw(dim):
+    """True when ``dim`` is not what norm_dims makes of it: negative, or a sequence (kept as given)."""
+    return type(dim) is not int or dim < 0
+
+
 def _broadcast_error(sa, sb):
     la, lb = len(sa), len(sb)
     n = builtins.max(la, lb)
@@ -1100,8 +1114,8 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
     if dim is None:  # (inf + -inf is nan, silently)
         return record(SUM, (x,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
     dims = norm_dims(dim, d.ndim)
-    out = _quietly(np.add.reduce, d, dims, None, None, keepdim)
-    return record(SUM_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
+    out = record(SUM_DIM, (x,), _quietly(np.add.reduce, d, dims, None, None, keepdim), {"dims": dims, "keepdim": keepdim})
+    return _given(out, dim=dim) if _raw(dim) else out
 
 
 def _float_check(x, fname):
@@ -1128,7 +1142,8 @@ def mean(x, dim=None, keepdim=False, *, dtype=None):
             return record(MEAN, (x,), np.asarray(d.mean(), dtype=d.dtype))
         dims = norm_dims(dim, d.ndim)
         out = d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False)
-    return record(MEAN_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
+    out = record(MEAN_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
+    return _given(out, dim=dim) if _raw(dim) else out
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
@@ -1136,7 +1151,8 @@ def prod(x, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return record(PROD, (x,), np.asarray(d.prod(), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
     dims = norm_dims(dim, d.ndim)
-    return record(PROD_DIM, (x,), d.prod(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+    out = record(PROD_DIM, (x,), d.prod(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+    return _given(out, dim=dim) if _raw(dim) else out
 
 
 class _ReturnType(tuple):
@@ -1168,12 +1184,14 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
             )
         return record(full_op, (x,), np.asarray(npf(d)))
-    dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
     idx = argf(d, axis=dim, keepdims=True) if d.ndim else np.asarray(0)
     vals = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
     if not keepdim and d.ndim:
         vals, idx = np.squeeze(vals, dim), np.squeeze(idx, dim)
     v = record(dim_op, (x,), vals, {"dim": dim, "keepdim": keepdim, "indices": idx})
+    if given != dim:
+        _given(v, dim=given)
     return _ReturnType(name, v, _wrap(np.asarray(idx, dtype=np.int64)))
 
 
@@ -1188,7 +1206,8 @@ def min(x, dim=None, keepdim=False, *, other=None):
 def _amax(op, npf, x, dim, keepdim):
     d = x._data
     dims = None if dim is None or not isinstance(dim, int) and len(dim) == 0 else norm_dims(dim, d.ndim)
-    return record(op, (x,), np.asarray(npf(d, axis=dims, keepdims=keepdim)), {"dims": dims, "keepdim": keepdim})
+    out = record(op, (x,), np.asarray(npf(d, axis=dims, keepdims=keepdim)), {"dims": dims, "keepdim": keepdim})
+    return _given(out, dim=dim)
 
 
 def amax(x, dim=(), keepdim=False):
@@ -1244,7 +1263,10 @@ def _moment(name, op, npf, x, dim, unbiased, keepdim, correction):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         out = npf(x._data, axis=dims, ddof=c, keepdims=keepdim)
-    return record(op, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+    out = record(op, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+    # (PyTorch shows no correction when neither it, unbiased nor a dim was given: var() takes another overload)
+    shown = c if correction is not None or unbiased is not None or dim is not None else None
+    return _given(out, dim=dim, correction=shown)
 
 
 def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -1264,7 +1286,7 @@ def logsumexp(x, dim, keepdim=False):
         out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         out = np.squeeze(out, axis=dims) if dims else out.reshape(())
-    return record(LOGSUMEXP, (x,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim})
+    return _given(record(LOGSUMEXP, (x,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim}), dim=dim)
 
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
@@ -1292,13 +1314,13 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
         out = np.sum(a != 0, axis=dims, keepdims=keepdim)
     else:
         out = np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-    return record(NORM, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim})
+    return _given(record(NORM, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
 
 
 def cumsum(x, dim, *, dtype=None):
     d = x._data
-    dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    return record(CUMSUM, (x,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim})
+    given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    return _given(record(CUMSUM, (x,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim}), dim=given)
 
 
 # ----- Softmax family -----
@@ -1347,20 +1369,22 @@ def _softmax_dim(x, dim, name):
 
 
 def softmax(x, dim=None, dtype=None, _stacklevel=3):
-    dim = _softmax_dim(x, dim, "softmax")
+    given, dim = dim, _softmax_dim(x, dim, "softmax")
     d = _float_data(x.to(dtype) if dtype is not None else x)
     e = np.exp(d - np.max(d, axis=dim, keepdims=True)) if d.ndim else np.ones_like(d)
-    return record(SOFTMAX, (x,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
+    out = record(SOFTMAX, (x,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
+    return _given(out, dim=given) if given is not None and given != dim else out
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
-    dim = _softmax_dim(x, dim, "log_softmax")
+    given, dim = dim, _softmax_dim(x, dim, "log_softmax")
     d = _float_data(x.to(dtype) if dtype is not None else x)
     if not d.ndim:
         return record(LOG_SOFTMAX, (x,), np.zeros_like(d), {"dim": dim})
     s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
     s -= np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True))
-    return record(LOG_SOFTMAX, (x,), s, {"dim": dim})
+    out = record(LOG_SOFTMAX, (x,), s, {"dim": dim})
+    return _given(out, dim=given) if given is not None and given != dim else out
 
 
 # ----- Linear algebra -----
@@ -1826,7 +1850,8 @@ def unflatten(x, dim, sizes):
 def transpose(x, dim0, dim1):
     nd = x._data.ndim
     d0, d1 = (norm_dims(dim0, nd) or (0,))[0], (norm_dims(dim1, nd) or (0,))[0]
-    return _view_of(record(TRANSPOSE, (x,), np.swapaxes(x._data, d0, d1), {"d0": d0, "d1": d1}), x)
+    out = _view_of(record(TRANSPOSE, (x,), np.swapaxes(x._data, d0, d1), {"d0": d0, "d1": d1}), x)
+    return _given(out, d0=dim0, d1=dim1) if dim0 != d0 or dim1 != d1 else out
 
 
 swapaxes = transpose
@@ -1844,8 +1869,9 @@ def permute(x, *dims):
     if len(dims) != nd:
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
-    dims = tuple(d % nd for d in dims) if nd else ()
-    return _view_of(record(PERMUTE, (x,), np.transpose(x._data, dims), {"dims": dims}), x)
+    given, dims = dims, tuple(d % nd for d in dims) if nd else ()
+    out = _view_of(record(PERMUTE, (x,), np.transpose(x._data, dims), {"dims": dims}), x)
+    return _given(out, dims=given) if given != dims else out
 
 
 def squeeze(x, dim=None):
@@ -1853,20 +1879,20 @@ def squeeze(x, dim=None):
     if dim is None:
         return _view_of(record(SQUEEZE, (x,), d.reshape([s for s in d.shape if s != 1])), x)
     if isinstance(dim, int):
-        dim = norm_dims(dim, d.ndim)
-        out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dim and s == 1)])
-        return _view_of(record(SQUEEZE_DIM, (x,), out, {"dim": dim[0] if dim else 0}), x)
+        dims = norm_dims(dim, d.ndim)
+        out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dims and s == 1)])
+        return _given(_view_of(record(SQUEEZE_DIM, (x,), out, {"dim": dims[0] if dims else 0}), x), dim=dim)
     dims = norm_dims(dim, d.ndim)
     out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dims and s == 1)])
-    return _view_of(record(SQUEEZE_DIMS, (x,), out, {"dims": dims}), x)
+    return _given(_view_of(record(SQUEEZE_DIMS, (x,), out, {"dims": dims}), x), dim=dim)
 
 
 def unsqueeze(x, dim):
     nd = x._data.ndim + 1
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
-    dim %= nd
-    return _view_of(record(UNSQUEEZE, (x,), np.expand_dims(x._data, dim), {"dim": dim}), x)
+    out = _view_of(record(UNSQUEEZE, (x,), np.expand_dims(x._data, dim % nd), {"dim": dim % nd}), x)
+    return _given(out, dim=dim) if dim < 0 else out
 
 
 def expand(x, *sizes):
@@ -1952,8 +1978,10 @@ def to_dtype(x, dt, copy=False):
 
 
 def flip(x, dims):
-    dims = norm_dims(dims, x._data.ndim)
-    return record(FLIP, (x,), np.flip(x._data, dims).copy(), {"dims": dims})
+    if isinstance(dims, int):  # (the method takes ints: Tensor.flip)
+        raise TypeError(f"flip(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}")
+    given, dims = dims, norm_dims(dims, x._data.ndim)
+    return _given(record(FLIP, (x,), np.flip(x._data, dims).copy(), {"dims": dims}), dims=given)
 
 
 def _embed(g, shape, index):
@@ -1977,7 +2005,8 @@ FILL_TENSOR = defop("FillBackward3", lambda g, ans, x, v: g * 0.0, lambda g, ans
 INDEX_PUT = defop("IndexPutBackward0", lambda g, ans, x, v, index: _zero_at(g, index),
                   lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape))
 MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0))
-GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: _scatter_add_zeros(g, x.shape, dim, index))
+GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: _scatter_add_zeros(g, x.shape, dim, index),
+               saves=(0,))  # (PyTorch saves self too: a later in-place change to it is an error at backward)
 SCATTER_ADD_ZEROS = defop("ScatterAddBackward0", lambda g, ans, x, shape, dim, index: gather(g, dim, _wrap(index)))
 INDEX_SELECT = defop("IndexSelectBackward0",
                      lambda g, ans, x, dim, index: _embed(g, x.shape, (slice(None),) * dim + (index,)))
@@ -2071,13 +2100,14 @@ def getitem(x, index):
 
 def select(x, dim, index):
     nd = x._data.ndim
-    dim = norm_dims(dim, nd)[0]
+    given, dim = dim, norm_dims(dim, nd)[0]
     size = x._data.shape[dim]
     if not -size <= int(index) < size:
         raise IndexError(
             f"select(): index {int(index)} out of range for tensor of size {list(x._data.shape)} at dimension {dim}")
     idx = (slice(None),) * dim + (int(index),)
-    return _view_of(record(SELECT, (x,), x._data[idx], {"index": idx}), x)
+    out = _view_of(record(SELECT, (x,), x._data[idx], {"index": idx}), x)
+    return _given(out, dim=given) if given != dim else out
 
 
 def _slice(x, dim, sl):
@@ -2086,11 +2116,12 @@ def _slice(x, dim, sl):
 
 
 def narrow(x, dim, start, length):
-    dim = norm_dims(dim, x._data.ndim)[0]
+    given, dim = dim, norm_dims(dim, x._data.ndim)[0]
     start = int(start)
     if start < 0:
         start += x._data.shape[dim]
-    return _slice(x, dim, slice(start, start + length))
+    out = _slice(x, dim, slice(start, start + length))
+    return _given(out, dim=given) if given != dim else out
 
 
 def index_select(x, dim, index):
@@ -2111,12 +2142,13 @@ def masked_fill(x, mask, value):
 
 
 def gather(x, dim, index):
-    dim = norm_dims(dim, x._data.ndim)[0]
+    given, dim = dim, norm_dims(dim, x._data.ndim)[0]
     size = x._data.shape[dim]
     bad = index._data[(index._data < -size) | (index._data >= size)]
     if bad.size:
         raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
-    return record(GATHER, (x,), np.take_along_axis(x._data, index._data, axis=dim), {"dim": dim, "index": index._data})
+    out = record(GATHER, (x,), np.take_along_axis(x._data, index._data, axis=dim), {"dim": dim, "index": index._data})
+    return _given(out, dim=given) if given != dim else out
 
 
 def _scatter_add_zeros(g, shape, dim, index):
@@ -2257,7 +2289,7 @@ def cat(tensors, dim=0):
         if x._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {k}) cannot be concatenated")
     nd = tensors[0]._data.ndim
-    dim = norm_dims(dim, nd)[0] if nd else 0
+    given, dim = dim, norm_dims(dim, nd)[0] if nd else 0
     ref = tensors[0]._data.shape
     for k, x in enumerate(tensors[1:], 1):
         s = x._data.shape
@@ -2271,7 +2303,8 @@ def cat(tensors, dim=0):
     dt = _dtypes.result_type(*tensors).np
     out = np.concatenate([x._data.astype(dt, copy=False) for x in tensors], axis=dim)
     sizes = tuple(x._data.shape[dim] for x in tensors)
-    return record(_cat_op(len(tensors)), tuple(tensors), out, {"dim": dim, "sizes": sizes})
+    out = record(_cat_op(len(tensors)), tuple(tensors), out, {"dim": dim, "sizes": sizes})
+    return _given(out, dim=given) if given != dim else out
 
 
 concat = concatenate = cat
@@ -2287,10 +2320,11 @@ def stack(tensors, dim=0):
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and {list(x._data.shape)} at entry {k}")
     nd = len(ref) + 1
-    dim = dim % nd
+    given, dim = dim, dim % nd
     dt = _dtypes.result_type(*tensors).np
     out = np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=dim)
-    return record(_stack_op(len(tensors)), tuple(tensors), out, {"dim": dim})
+    out = record(_stack_op(len(tensors)), tuple(tensors), out, {"dim": dim})
+    return _given(out, dim=given) if given != dim else out
 
 
 def _split_grad(gs, ans, x, dim, sizes):
@@ -2326,9 +2360,9 @@ for _op in (UNBIND, SPLIT, SPLIT_SIZES):
 
 def unbind(x, dim=0):
     d = x._data
-    dim = norm_dims(dim, d.ndim)[0]
+    given, dim = dim, norm_dims(dim, d.ndim)[0]
     parts = tuple(d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim]))  # views, as in PyTorch
-    outs = record(UNBIND, (x,), parts, {"dim": dim}, n_outputs=len(parts))
+    outs = _given(record(UNBIND, (x,), parts, {"dim": dim}, n_outputs=len(parts)), dim=given)
     for o in outs:
         _view_of(o, x)
     return outs
@@ -2336,7 +2370,7 @@ def unbind(x, dim=0):
 
 def split(x, split_size_or_sections, dim=0):
     d = x._data
-    dim = norm_dims(dim, d.ndim)[0]
+    given, dim = dim, norm_dims(dim, d.ndim)[0]
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
@@ -2351,6 +2385,7 @@ def split(x, split_size_or_sections, dim=0):
     bounds = np.cumsum([0] + sizes)
     parts = tuple(d[(slice(None),) * dim + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(sizes)))
     outs = record(op, (x,), parts, {"dim": dim, "sizes": tuple(sizes)}, n_outputs=len(parts))
+    _given(outs, dim=given, split_size=split_size_or_sections)
     for o in outs:
         _view_of(o, x)
     return outs
@@ -2892,8 +2927,47 @@ def _saved_total_weight(node):
     return _wrap(np.asarray(node._attrs["total"], dtype=node._metas[0][1]))
 
 
+def _int64(v):  # PyTorch shows a saved int64 as unsigned: a dim of -1 reads 2**64 - 1
+    return int(v) % (1 << 64)
+
+
+def _given_or_attr(node, key, attr):
+    given = node._given
+    return given[key] if given is not None and key in given else (node._attrs or {}).get(attr)
+
+
+def _saved_dim(key="dim", attr=None):
+    """A dim as the user gave it (see _given), else as the rule keeps it."""
+    def get(node):
+        v = _given_or_attr(node, key, attr or key)
+        return _int64(v[0] if type(v) is tuple else v)
+    return get
+
+
+def _saved_dims(key="dim", attr="dims", none=None):
+    """Dims as the user gave them, as a tuple; ``none`` when none were given."""
+    def get(node):
+        v = _given_or_attr(node, key, attr)
+        return none if v is None else tuple(_int64(d) for d in ((v,) if isinstance(v, int) else v))
+    return get
+
+
+def _saved_index_dim(node):  # select and slice keep (slice(None),) * dim + (index,)
+    given = node._given
+    return _int64(given["dim"] if given is not None else len(node._attrs["index"]) - 1)
+
+
+def _saved_slice(part, default):
+    def get(node):
+        v = getattr(node._attrs["index"][-1], part)
+        return _int64(default if v is None else v)
+    return get
+
+
 _SELF, _OTHER, _RESULT = _saved_slot(0), _saved_slot(1), _saved_slot("result")
-_REDUCED = {"dim": _saved_attr("dims"), "keepdim": _saved_attr("keepdim"), "self_sym_sizes": _saved_sizes}
+_KEEPDIM = _saved_attr("keepdim")
+_REDUCED = {"dim": _saved_dims(), "keepdim": _KEEPDIM, "self_sym_sizes": _saved_sizes}
+_REDUCED_KEEPING = {"dim": _saved_dims(none=()), "keepdim": _KEEPDIM, "self": _SELF, "result": _RESULT}
 _SAVED_ATTRIBUTES = {
     "AddBackward0": {"alpha": _saved_attr("alpha", 1)},
     "SubBackward0": {"alpha": _saved_attr("alpha", 1)},
@@ -2914,8 +2988,43 @@ _SAVED_ATTRIBUTES = {
                     "mat2_sym_sizes": lambda node: _saved_sizes(node, 1),
                     "self_sym_strides": lambda node: node._attrs["strides"][0],
                     "mat2_sym_strides": lambda node: node._attrs["strides"][1]},
-    "SoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
-    "LogSoftmaxBackward0": {"dim": _saved_attr("dim"), "result": _RESULT},
+    "SoftmaxBackward0": {"dim": _saved_dim(), "result": _RESULT},
+    "LogSoftmaxBackward0": {"dim": _saved_dim(), "result": _RESULT},
+    "ProdBackward1": {"dim": _saved_dim(attr="dims"), "keepdim": _KEEPDIM, "self": _SELF, "result": _RESULT},
+    "AmaxBackward0": _REDUCED_KEEPING,
+    "AminBackward0": _REDUCED_KEEPING,
+    "LogsumexpBackward0": _REDUCED_KEEPING,
+    **{name: {"dim": _saved_dim(), "keepdim": _KEEPDIM, "indices": lambda node: _wrap(node._attrs["indices"].astype(np.int64)),
+              "self_sym_sizes": _saved_sizes} for name in ("MaxBackward0", "MinBackward0")},
+    "VarBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "correction": lambda node: node._given["correction"],
+                     "self": _SELF},
+    "StdBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "correction": lambda node: node._given["correction"],
+                     "self": _SELF, "result": _RESULT},
+    "LinalgVectorNormBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "ord": _saved_attr("ord"),
+                                  "self": _SELF, "result": _RESULT},
+    "CumsumBackward0": {"dim": _saved_dim()},
+    "TransposeBackward0": {"dim0": _saved_dim("d0"), "dim1": _saved_dim("d1")},
+    "PermuteBackward0": {"dims": _saved_dims("dims")},
+    "SqueezeBackward0": {"self_sym_sizes": _saved_sizes},
+    "SqueezeBackward1": {"dim": _saved_dim(), "self_sym_sizes": _saved_sizes},
+    "SqueezeBackward2": {"dim": _saved_dims(), "self_sym_sizes": _saved_sizes},
+    "UnsqueezeBackward0": {"dim": _saved_dim()},
+    "SelectBackward0": {"dim": _saved_index_dim, "index": lambda node: _int64(node._attrs["index"][-1]),
+                        "self_sym_sizes": _saved_sizes},
+    "SliceBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
+                       "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1),
+                       "self_sym_sizes": _saved_sizes},
+    "GatherBackward0": {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "self": _SELF,
+                        "sparse_grad": lambda node: False},
+    "CatBackward0": {"dim": _saved_dim()},
+    "StackBackward0": {"dim": _saved_dim()},
+    "UnbindBackward0": {"dim": _saved_dim()},
+    "SplitBackward0": {"dim": _saved_dim(), "split_size": lambda node: node._given["split_size"],
+                       "self_sym_sizes": _saved_sizes},
+    "SplitWithSizesBackward0": {"dim": _saved_dim(), "split_sizes": _saved_attr("sizes"),
+                                "self_sym_sizes": _saved_sizes},
+    "FlipBackward0": {"dims": _saved_dims("dims")},
+    "RepeatBackward0": {"repeats": _saved_attr("repeats"), "self_sym_sizes": _saved_sizes},
     **{name: {"self": _SELF, "result": _RESULT} for name in ("MaxBackward1", "MinBackward1", "ProdBackward0")},
     **{name: {"self": _SELF, "other": _OTHER} for name in ("MaximumBackward0", "MinimumBackward0")},
     "DotBackward0": {"self": _SELF, "tensor": _OTHER},

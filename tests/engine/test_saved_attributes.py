@@ -66,6 +66,72 @@ CASES = {
     "nll_loss_ignore": lambda T, x, y: T.nn.functional.nll_loss(x.log_softmax(1), T.tensor([1, 2]), ignore_index=2,
                                                                 reduction="sum"),
     "nll_loss_weight": lambda T, x, y: T.nn.functional.nll_loss(x, T.tensor([1, 0]), weight=T.tensor([1.0, 2.0, 3.0])),
+    # Dims read as the user gave them, a negative one as PyTorch shows an int64: unsigned
+    "sum_dim_negative": lambda T, x, y: x.sum(-1),
+    "sum_dims_unsorted": lambda T, x, y: x.sum((1, 0)),
+    "sum_dim_list": lambda T, x, y: x.sum([1]),
+    "mean_dims_negative_keepdim": lambda T, x, y: x.mean((-1, 0), True),
+    "prod_dim": lambda T, x, y: x.prod(-1),
+    "prod_dim_keepdim": lambda T, x, y: x.prod(1, keepdim=True),
+    "amax": lambda T, x, y: x.amax(-1),
+    "amin_all": lambda T, x, y: x.amin(),
+    "max_dim": lambda T, x, y: x.max(1)[0],
+    "max_dim_negative": lambda T, x, y: x.max(dim=-2).values,
+    "min_dim_keepdim": lambda T, x, y: x.min(-1, keepdim=True)[0],
+    "var": lambda T, x, y: x.var(),
+    "var_dim_negative": lambda T, x, y: x.var(-1),
+    "var_not_unbiased": lambda T, x, y: x.var(unbiased=False),
+    "var_bool_positional": lambda T, x, y: x.var(False),
+    "var_correction": lambda T, x, y: x.var(0, correction=0),
+    "var_dims": lambda T, x, y: x.var((0, -1), keepdim=True),
+    "std_dim": lambda T, x, y: x.std(1),
+    "std_correction": lambda T, x, y: x.std(correction=2),
+    "std_dim_not_unbiased": lambda T, x, y: x.std(1, unbiased=False),
+    "logsumexp_negative": lambda T, x, y: x.logsumexp(-1),
+    "logsumexp_dims_keepdim": lambda T, x, y: x.logsumexp((0, 1), keepdim=True),
+    "norm": lambda T, x, y: x.norm(),
+    "norm_dim_negative": lambda T, x, y: x.norm(dim=-1),
+    "norm_p1": lambda T, x, y: x.norm(p=1),
+    "norm_p3_dim_keepdim": lambda T, x, y: x.norm(3, 1, True),
+    "norm_inf_dim": lambda T, x, y: x.norm(p=float("inf"), dim=0),
+    "cumsum_negative": lambda T, x, y: x.cumsum(-1),
+    "softmax_negative": lambda T, x, y: x.softmax(-1),
+    "log_softmax_negative": lambda T, x, y: T.log_softmax(x, -1),
+    "transpose_negative": lambda T, x, y: x.transpose(-1, -2),
+    "transpose": lambda T, x, y: x.transpose(1, 0),
+    "t": lambda T, x, y: x.t(),
+    "T": lambda T, x, y: x.T,
+    "mT": lambda T, x, y: x.mT,
+    "permute_negative": lambda T, x, y: x.permute(-1, 0),
+    "permute_list": lambda T, x, y: x.permute([1, -2]),
+    "squeeze": lambda T, x, y: x.unsqueeze(0).squeeze(),
+    "squeeze_dim_negative": lambda T, x, y: x.unsqueeze(0).squeeze(-3),
+    "squeeze_dims": lambda T, x, y: x.unsqueeze(0).squeeze((0, 1)),
+    "unsqueeze": lambda T, x, y: x.unsqueeze(0),
+    "unsqueeze_negative": lambda T, x, y: x.unsqueeze(-3),
+    "select_row": lambda T, x, y: x[1],
+    "select_negative": lambda T, x, y: x[-1],
+    "select_column_negative": lambda T, x, y: x[:, -2],
+    "select_method_negative": lambda T, x, y: x.select(-1, -1),
+    "slice_rows": lambda T, x, y: x[1:],
+    "slice_negative_start": lambda T, x, y: x[:, -2:],
+    "slice_negative_end": lambda T, x, y: x[:, :-1],
+    "slice_step": lambda T, x, y: x[:, ::2],
+    "slice_past_the_end": lambda T, x, y: x[:, 1:100],
+    "slice_two_dims": lambda T, x, y: x[1:, :2],
+    "narrow_negative": lambda T, x, y: x.narrow(-1, -2, 2),
+    "gather": lambda T, x, y: x.gather(0, T.tensor([[1, 0, 1]])),
+    "gather_negative": lambda T, x, y: x.gather(-1, T.tensor([[0], [2]])),
+    "cat": lambda T, x, y: T.cat([x, y], 1),
+    "cat_negative": lambda T, x, y: T.cat((x, y), -2),
+    "stack_negative": lambda T, x, y: T.stack([x, y], -1),
+    "unbind_negative": lambda T, x, y: x.unbind(-1)[0],
+    "split_negative": lambda T, x, y: x.split(1, -1)[1],
+    "split_sizes": lambda T, x, y: x.split([1, 2], 1)[0],
+    "chunk": lambda T, x, y: x.chunk(2, 1)[0],
+    "flip": lambda T, x, y: x.flip(0, 1),
+    "flip_negative_list": lambda T, x, y: x.flip([-1, 0]),
+    "repeat": lambda T, x, y: x.repeat(1, 2, 1),
 }
 
 
@@ -129,3 +195,19 @@ def test_mm_grads_whichever_side_is_kept(case, torch_ref):
         CASES[case](T, x, y).sum().backward()
         grads.append([None if t.grad is None else t.grad.numpy().tolist() for t in (x, y)])
     assert grads[0] == grads[1]
+
+
+@pytest.mark.torch
+def test_gather_keeps_its_input_so_an_inplace_change_to_it_is_an_error_at_backward(torch_ref):
+    messages = []
+    for T in (engine, torch_ref):
+        x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        a = x * 1
+        y = a.gather(1, T.tensor([[0], [1]]))
+        with T.no_grad():
+            a.add_(1)
+        with pytest.raises(RuntimeError) as err:
+            y.sum().backward()
+        messages.append(str(err.value).split(" Hint:")[0])
+    assert messages[0] == messages[1]
+    assert "[torch.FloatTensor [2, 2]], which is output 0 of Mul, is at version 1; expected version 0" in messages[0]
