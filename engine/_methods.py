@@ -339,6 +339,8 @@ def _shape_changing_inplace(name):
         self._bump()
         if out._grad_fn is not None:
             self._grad_fn, self._output_nr, self._requires_grad = out._grad_fn, 0, True
+            if self._view_version is not None:  # a view keeps this node (SqueezeBackward3 ...), not AsStrided
+                self._view_version = self._vc[0]
         return self
 
     return method

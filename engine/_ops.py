@@ -301,7 +301,8 @@ POW_T = defop("PowBackward1",
               lambda g, ans, a, b: g * where(_eq0_and_nonneg(a, b), 0.0, ans * log(a)),
               saves=(0, 1, "result"))
 RPOW = defop("PowBackward2", lambda g, ans, b, base: g * _mul_scalar(ans, math.log(base)) if base > 0
-             else g * where(ans == 0, 0.0, ans * math.log(math.fabs(base)) if base else 0.0), saves=("result",))
+             else g * where(ans == 0, 0.0, ans * math.log(math.fabs(base)) if base else 0.0),
+             saves=(0, "result"))  # (the exponent too, as PyTorch keeps it: grad_fn._saved_exponent)
 MAXIMUM = defop("MaximumBackward0",
                 lambda g, ans, a, b: _masked(g, _tie_mask(a, b, lt)),
                 lambda g, ans, a, b: _masked(g, _tie_mask(b, a, lt)), saves=(0, 1))
@@ -1452,15 +1453,20 @@ def _promote_pair(a, b, fname):
     raise RuntimeError(msg)
 
 
-def mm(a, b):
-    x, y = a._data, b._data
+def _mm_check(x, y):
     if x.ndim != 2:
-        raise RuntimeError(f"self must be a matrix")
+        raise RuntimeError("self must be a matrix")
     if y.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
     (n, k), (k2, m) = x.shape, y.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+
+
+def mm(a, b):
+    x, y = a._data, b._data
+    if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0]:
+        _mm_check(x, y)
     if x.dtype != y.dtype:
         _promote_pair(a, b, "mm")
     out = x @ y
@@ -1514,6 +1520,9 @@ def addmm(c, a, b, *, beta=1, alpha=1):
         if x._data.dtype != y._data.dtype:
             raise RuntimeError(
                 f"{names} must have the same dtype, but got {_scalar_type(x)} and {_scalar_type(y)}")
+    _mm_check(a._data, b._data)
+    shape = (a._data.shape[0], b._data.shape[1])
+    _check_expandable(c._data.shape, shape, shape)  # (the bias is expanded to the product's shape)
     out = c._data * beta + (a._data @ b._data) * alpha if (beta, alpha) != (1, 1) else c._data + a._data @ b._data
     attrs = {"strides": (_grad_strides(a), _grad_strides(b))}
     if (beta, alpha) != (1, 1):
@@ -1895,6 +1904,15 @@ def unsqueeze(x, dim):
     return _given(out, dim=dim) if dim < 0 else out
 
 
+def _check_expandable(dshape, shape, sizes):
+    lead = len(shape) - len(dshape)
+    for i, n in enumerate(dshape):
+        if n != 1 and n != shape[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({n}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(dshape)}")
+
+
 def expand(x, *sizes):
     sizes = _shape_arg(sizes)
     d = x._data
@@ -1904,11 +1922,7 @@ def expand(x, *sizes):
             f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({d.ndim})")
     lead = len(sizes) - d.ndim
     shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes)) if -1 in sizes else sizes
-    for i in range(d.ndim):
-        if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({d.shape[i]}) at "
-                f"non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(d.shape)}")
+    _check_expandable(d.shape, shape, sizes)
     check_size(int(math.prod(shape)))
     return _view_of(record(EXPAND, (x,), _broadcast_view(d, shape), {"shape": shape}), x)
 
@@ -2125,14 +2139,15 @@ def narrow(x, dim, start, length):
 
 
 def index_select(x, dim, index):
-    dim = norm_dims(dim, x._data.ndim)[0]
+    given, dim = dim, norm_dims(dim, x._data.ndim)[0]
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
     if idx.dtype not in (np.int32, np.int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     idx = idx.reshape(-1)  # a 0-d index selects one slice, keeping the dim
     if idx.size and (idx.min() < 0 or idx.max() >= x._data.shape[dim]):
         raise IndexError("index out of range in self")
-    return record(INDEX_SELECT, (x,), np.take(x._data, idx, axis=dim), {"dim": dim, "index": idx})
+    out = record(INDEX_SELECT, (x,), np.take(x._data, idx, axis=dim), {"dim": dim, "index": idx})
+    return _given(out, dim=given) if given != dim else out
 
 
 def masked_fill(x, mask, value):
@@ -2891,7 +2906,7 @@ def _saved_slot(pos):
         if node._saved[node._op.saves.index(pos)] is _UNUSED:
             return None
         v = result if pos == "result" else args[pos]
-        return v if isinstance(v, Tensor) else _wrap(np.asarray(v))
+        return v if v is None or isinstance(v, Tensor) else _wrap(np.asarray(v))
     return get
 
 
@@ -2957,6 +2972,14 @@ def _saved_index_dim(node):  # select and slice keep (slice(None),) * dim + (ind
     return _int64(given["dim"] if given is not None else len(node._attrs["index"]) - 1)
 
 
+def _saved_indices(node):  # an index's tensors, None for a whole dim, up to the last tensor
+    parts = [None if type(i) is slice and i == slice(None) else _wrap(i.astype(np.int64) if i.dtype.kind in "iu" else i)
+             if type(i) is _ndarray else i for i in node._attrs["index"]]
+    while parts and parts[-1] is None:
+        parts.pop()
+    return tuple(parts)
+
+
 def _saved_slice(part, default):
     def get(node):
         v = getattr(node._attrs["index"][-1], part)
@@ -2975,9 +2998,12 @@ _SAVED_ATTRIBUTES = {
     "DivBackward0": {"self": _SELF, "other": _OTHER},
     "PowBackward0": {"self": _SELF, "exponent": _saved_attr("exponent")},
     "PowBackward1": {"self": _SELF, "exponent": _OTHER, "result": _RESULT},
-    **{name: {"self": _SELF} for name in ("LogBackward0", "SinBackward0", "CosBackward0", "AbsBackward0")},
+    **{name: {"self": _SELF} for name in ("LogBackward0", "SinBackward0", "CosBackward0", "AbsBackward0", "Log2Backward0",
+                                          "Log10Backward0", "Log1PBackward0", "SinhBackward0", "CoshBackward0",
+                                          "AtanBackward0")},
     **{name: {"result": _RESULT} for name in ("ExpBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0",
-                                              "SqrtBackward0")},
+                                              "SqrtBackward0", "Expm1Backward0", "TanBackward0", "RsqrtBackward0",
+                                              "ReciprocalBackward0")},
     "SumBackward0": {"self_sym_sizes": _saved_sizes},
     "SumBackward1": _REDUCED,
     "MeanBackward0": {"self_sym_numel": _saved_numel, "self_sym_sizes": _saved_sizes},
@@ -3009,6 +3035,20 @@ _SAVED_ATTRIBUTES = {
     "SqueezeBackward1": {"dim": _saved_dim(), "self_sym_sizes": _saved_sizes},
     "SqueezeBackward2": {"dim": _saved_dims(), "self_sym_sizes": _saved_sizes},
     "UnsqueezeBackward0": {"dim": _saved_dim()},
+    # (the in-place t_, transpose_, squeeze_, unsqueeze_: nodes of their own names, see inplace_node)
+    "UnsqueezeBackward1": {"dim": _saved_dim()},
+    "SqueezeBackward3": {"self_sym_sizes": _saved_sizes},
+    "SqueezeBackward4": {"dim": _saved_dim(), "self_sym_sizes": _saved_sizes},
+    "SqueezeBackward5": {"dim": _saved_dims(), "self_sym_sizes": _saved_sizes},
+    "TransposeBackward1": {"dim0": _saved_dim("d0"), "dim1": _saved_dim("d1")},
+    "IndexBackward0": {"indices": _saved_indices, "self_sym_sizes": _saved_sizes},
+    "IndexSelectBackward0": {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "self_sym_sizes": _saved_sizes},
+    "UnsafeViewBackward0": {"self_sym_sizes": _saved_sizes},
+    "BmmBackward0": {"self": _SELF, "mat2": _OTHER},
+    "ClampBackward0": {"self": _SELF, "min": _OTHER, "max": _saved_slot(2)},
+    "RsubBackward1": {"alpha": _saved_attr("alpha", 1)},
+    "PowBackward2": {"self": _saved_attr("base"), "exponent": _SELF, "result": _RESULT},
+    "SiluBackward0": {"self": _SELF},
     "SelectBackward0": {"dim": _saved_index_dim, "index": lambda node: _int64(node._attrs["index"][-1]),
                         "self_sym_sizes": _saved_sizes},
     "SliceBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),

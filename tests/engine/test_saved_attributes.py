@@ -132,6 +132,35 @@ CASES = {
     "flip": lambda T, x, y: x.flip(0, 1),
     "flip_negative_list": lambda T, x, y: x.flip([-1, 0]),
     "repeat": lambda T, x, y: x.repeat(1, 2, 1),
+    "log2": lambda T, x, y: x.log2(),
+    "log10": lambda T, x, y: x.log10(),
+    "log1p": lambda T, x, y: x.log1p(),
+    "sinh": lambda T, x, y: x.sinh(),
+    "cosh": lambda T, x, y: x.cosh(),
+    "atan": lambda T, x, y: x.atan(),
+    "expm1": lambda T, x, y: x.expm1(),
+    "tan": lambda T, x, y: (x / 10).tan(),
+    "rsqrt": lambda T, x, y: x.rsqrt(),
+    "reciprocal": lambda T, x, y: x.reciprocal(),
+    "silu": lambda T, x, y: T.nn.functional.silu(x),
+    "rsub": lambda T, x, y: 1 - x,
+    "rsub_alpha": lambda T, x, y: T.rsub(x, 2, alpha=3),
+    "pow_scalar_base": lambda T, x, y: 2 ** x,
+    "bmm": lambda T, x, y: T.bmm(x[None], y.t()[None]),
+    "matmul_batched": lambda T, x, y: x[None].expand(2, 2, 3) @ y.t(),
+    "clamp_tensors": lambda T, x, y: x.clamp(T.zeros(3), T.ones(3) * 2),
+    "clamp_tensor_min": lambda T, x, y: x.clamp(min=y),
+    "index_tensor": lambda T, x, y: x[T.tensor([1, 0])],
+    "index_tensor_second_dim": lambda T, x, y: x[:, T.tensor([2, 0])],
+    "index_two_tensors": lambda T, x, y: x[[0, 1], [1, 2]],
+    "index_mask": lambda T, x, y: x[x > 2],
+    "index_select_negative": lambda T, x, y: x.index_select(-1, T.tensor([0, 2])),
+    "unsqueeze_inplace": lambda T, x, y: (x * 1).unsqueeze_(-1),
+    "squeeze_inplace": lambda T, x, y: (x * 1).unsqueeze(0).squeeze_(),
+    "squeeze_inplace_dim": lambda T, x, y: (x * 1).unsqueeze(0).squeeze_(0),
+    "squeeze_inplace_dims": lambda T, x, y: (x * 1).unsqueeze(0).squeeze_((0,)),
+    "t_inplace": lambda T, x, y: (x * 1).t_(),
+    "transpose_inplace": lambda T, x, y: (x * 1).transpose_(0, -1),
 }
 
 
@@ -139,13 +168,17 @@ def saved(T, case):
     x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
     y = T.tensor([[0.5, 1.5, 2.5], [1.0, 2.0, 3.0]], requires_grad=True)
     fn = CASES[case](T, x, y).grad_fn
+
+    def described(v):  # a tensor: which tensor it is, its dtype and values, and its grad_fn
+        if not isinstance(v, T.Tensor):
+            return v
+        a = v.detach().numpy()
+        return str(v.dtype), (a.round(4) if a.dtype.kind == "f" else a).tolist(), v is x, v is y, v.grad_fn is fn
+
     out = [type(fn).__name__]
     for name in sorted(a for a in dir(fn) if a.startswith("_saved_")):
         v = getattr(fn, name)
-        if isinstance(v, T.Tensor):  # which tensor it is, its dtype and values, and its grad_fn
-            a = v.detach().numpy()
-            v = (str(v.dtype), (a.round(4) if a.dtype.kind == "f" else a).tolist(), v is x, v is y, v.grad_fn is fn)
-        out.append((name, v))
+        out.append((name, tuple(map(described, v)) if type(v) is tuple else described(v)))
     return out
 
 
@@ -211,3 +244,19 @@ def test_gather_keeps_its_input_so_an_inplace_change_to_it_is_an_error_at_backwa
         messages.append(str(err.value).split(" Hint:")[0])
     assert messages[0] == messages[1]
     assert "[torch.FloatTensor [2, 2]], which is output 0 of Mul, is at version 1; expected version 0" in messages[0]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("inplace", ["squeeze_()", "squeeze_(0)", "t_()", "unsqueeze_(-1)", "transpose_(0, -1)"])
+def test_shape_changing_inplace_on_a_view_keeps_its_node(torch_ref, inplace):
+    # Not the AsStridedBackward0 a view gets when its base changed in place: the op's own node,
+    # chained to the view's node, as in PyTorch; the grads flow through both.
+    seen = []
+    for T in (engine, torch_ref):
+        x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        v = (x * 1).unsqueeze(0) if inplace.startswith("squeeze") else (x * 1)[:, 1:]
+        eval(f"v.{inplace}")
+        chain = [type(v.grad_fn).__name__] + [type(n).__name__ for n, _ in v.grad_fn.next_functions]
+        (v * T.arange(v.numel()).view(v.shape)).sum().backward()
+        seen.append((chain, v._version, x.grad.tolist()))
+    assert seen[0] == seen[1]
