@@ -1887,12 +1887,11 @@ def squeeze(x, dim=None):
     d = x._data
     if dim is None:
         return _view_of(record(SQUEEZE, (x,), d.reshape([s for s in d.shape if s != 1])), x)
-    if isinstance(dim, int):
-        dims = norm_dims(dim, d.ndim)
-        out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dims and s == 1)])
-        return _given(_view_of(record(SQUEEZE_DIM, (x,), out, {"dim": dims[0] if dims else 0}), x), dim=dim)
     dims = norm_dims(dim, d.ndim)
     out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dims and s == 1)])
+    if isinstance(dim, int):
+        out = _view_of(record(SQUEEZE_DIM, (x,), out, {"dim": dims[0] if dims else 0}), x)
+        return _given(out, dim=dim) if _raw(dim) else out
     return _given(_view_of(record(SQUEEZE_DIMS, (x,), out, {"dims": dims}), x), dim=dim)
 
 
@@ -1900,8 +1899,9 @@ def unsqueeze(x, dim):
     nd = x._data.ndim + 1
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
-    out = _view_of(record(UNSQUEEZE, (x,), np.expand_dims(x._data, dim % nd), {"dim": dim % nd}), x)
-    return _given(out, dim=dim) if dim < 0 else out
+    d = dim % nd
+    out = _view_of(record(UNSQUEEZE, (x,), np.expand_dims(x._data, d), {"dim": d}), x)
+    return _given(out, dim=dim) if dim != d else out
 
 
 def _check_expandable(dshape, shape, sizes):
@@ -2972,9 +2972,14 @@ def _saved_index_dim(node):  # select and slice keep (slice(None),) * dim + (ind
     return _int64(given["dim"] if given is not None else len(node._attrs["index"]) - 1)
 
 
-def _saved_indices(node):  # an index's tensors, None for a whole dim, up to the last tensor
-    parts = [None if type(i) is slice and i == slice(None) else _wrap(i.astype(np.int64) if i.dtype.kind in "iu" else i)
-             if type(i) is _ndarray else i for i in node._attrs["index"]]
+def _saved_index_part(i):
+    if type(i) is _ndarray:  # a tensor index: int64 (or bool), as PyTorch keeps it
+        return _wrap(i.astype(np.int64) if i.dtype.kind in "iu" else i)
+    return None if i == slice(None) else i  # None for a whole dim
+
+
+def _saved_indices(node):  # an index's parts up to the last tensor
+    parts = [_saved_index_part(i) for i in node._attrs["index"]]
     while parts and parts[-1] is None:
         parts.pop()
     return tuple(parts)
