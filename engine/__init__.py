@@ -16,9 +16,9 @@ from ._dtypes import (bool_ as bool, float16, float32, float64, get_default_dtyp
                       set_default_dtype, uint8, dtype, promote_types)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
                          IntTensor, LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like, eye,
-                         from_numpy, full, full_like, initial_seed, linspace, logspace, manual_seed, normal, ones,
-                         ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed, tensor,
-                         zeros, zeros_like)
+                         from_numpy, full, full_like, get_rng_state, initial_seed, linspace, logspace, manual_seed,
+                         normal, ones, ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm,
+                         seed, set_rng_state, tensor, zeros, zeros_like)
 from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from ._ops import amin, broadcast_to, ger, outer  # noqa: E402
 from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, argmin, atan, bmm, cat, ceil, chunk,
@@ -31,6 +31,7 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
                    rsub, select, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
                    sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
                    where)
+from ._random import default_generator
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
 from . import autograd, nn  # noqa: E402

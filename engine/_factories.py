@@ -7,38 +7,28 @@ import numpy as np
 from . import _dtypes
 from ._tensor import Tensor, _wrap, check_device, check_size
 
-# PyTorch's default generator starts from this seed; a fixed start makes shared links reproducible.
-DEFAULT_SEED = 67280421310721
-_rng = np.random.default_rng(DEFAULT_SEED)
-_seed = DEFAULT_SEED
+from ._random import DEFAULT_SEED, Generator, default_generator, generator_or_default  # noqa: F401
 
 
 def manual_seed(seed):
-    """Seed the random generator (values differ from PyTorch's generator, but are reproducible)."""
-    global _rng, _seed
-    _seed = int(seed)
-    _rng = np.random.default_rng(_seed % (2**64))
-    return _Generator()
+    """Seed the default generator: the same draws as PyTorch's CPU generator from this seed."""
+    return default_generator.manual_seed(seed)
 
 
 def seed():
-    return manual_seed(np.random.SeedSequence().entropy % (2**63))
+    return default_generator.seed()
 
 
 def initial_seed():
-    return _seed
+    return default_generator.initial_seed()
 
 
-class _Generator:
-    def manual_seed(self, s):
-        return manual_seed(s)
-
-    def initial_seed(self):
-        return _seed
+def get_rng_state():
+    return default_generator.get_state()
 
 
-def Generator(device="cpu"):
-    return _Generator()
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
 
 
 def _finish(data, dtype=None, requires_grad=False, device=None):
@@ -322,19 +312,33 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _finish(np.logspace(start, end, steps, base=base).astype(_default(dtype)), None, requires_grad, device)
 
 
+def _drawn(shape, dtype, draw, generator, requires_grad, device):
+    """A new tensor of ``shape`` filled with ``draw(gen, n, np_dtype)``."""
+    dt = _default(dtype)
+    n = int(np.prod(shape))
+    return _finish(draw(generator_or_default(generator), n, dt).reshape(shape), None, requires_grad, device)
+
+
+def _uniform(g, n, dt):
+    return g.uniform(n, dt)
+
+
+def _normal(g, n, dt):
+    return g.normal(n, dt)
+
+
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
     keyword = "size" in kw
     if keyword:
         size = kw.pop("size")
-    return _finish(_rng.random(_size(size, "rand", keyword)).astype(_default(dtype)), None, requires_grad, device)
+    return _drawn(_size(size, "rand", keyword), dtype, _uniform, generator, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
     keyword = "size" in kw
     if keyword:
         size = kw.pop("size")
-    return _finish(_rng.standard_normal(_size(size, "randn", keyword)).astype(_default(dtype)), None, requires_grad,
-                   device)
+    return _drawn(_size(size, "randn", keyword), dtype, _normal, generator, requires_grad, device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -342,22 +346,34 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    data = _rng.integers(low, high, _size(tuple(size)), dtype=np.int64)
+    shape = _size(tuple(size))
+    _check_range(low, high)
+    data = generator_or_default(generator).integers(int(np.prod(shape)), int(low), int(high)).reshape(shape)
     return _finish(data, dtype, requires_grad, device)
 
 
+def _check_range(low, high):
+    if not low < high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+
+
 def randperm(n, *, dtype=None, device=None, requires_grad=False, generator=None):
-    return _finish(_rng.permutation(n).astype(np.int64), dtype, requires_grad, device)
+    check_size(n)
+    return _finish(generator_or_default(generator).permutation(n), dtype, requires_grad, device)
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    g = generator_or_default(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        # PyTorch draws N(0, 1) shaped like the broadcast of mean and std, then scales and shifts
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
-        out = _rng.normal(m, s)
-        ref = mean if isinstance(mean, Tensor) else std
-        return _finish(np.asarray(out).astype(ref._data.dtype), None, requires_grad, device)
-    return _finish(_rng.normal(mean, std, _size(tuple(size))).astype(_default(dtype)), None, requires_grad, device)
+        ref = (mean if isinstance(mean, Tensor) else std)._data.dtype
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        z = g.normal(int(np.prod(shape)), ref).reshape(shape)
+        return _finish((z * s + m).astype(ref), None, requires_grad, device)
+    shape = _size(tuple(size))
+    return _drawn(shape, dtype, lambda g, n, dt: g.normal(n, dt, mean, std), generator, requires_grad, device)
 
 
 def _like(fill_fn):
@@ -371,8 +387,8 @@ def _like(fill_fn):
 zeros_like = _like(lambda s, dt: np.zeros(s, dtype=dt))
 ones_like = _like(lambda s, dt: np.ones(s, dtype=dt))
 empty_like = _like(lambda s, dt: np.zeros(s, dtype=dt))
-rand_like = _like(lambda s, dt: _rng.random(s).astype(dt))
-randn_like = _like(lambda s, dt: _rng.standard_normal(s).astype(dt))
+rand_like = _like(lambda s, dt: default_generator.uniform(int(np.prod(s)), dt).reshape(s))
+randn_like = _like(lambda s, dt: default_generator.normal(int(np.prod(s)), dt).reshape(s))
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -384,7 +400,10 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     if high is None:
         low, high = 0, low
     dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
-    return _finish(_rng.integers(low, high, input._data.shape).astype(dt), None, requires_grad, device)
+    _check_range(low, high)
+    shape = input._data.shape
+    data = default_generator.integers(int(np.prod(shape)), int(low), int(high)).reshape(shape)
+    return _finish(data.astype(dt), None, requires_grad, device)
 
 
 _OPTIONS_DTYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",

@@ -395,21 +395,20 @@ def _copy_(self, src, non_blocking=False):
     return self
 
 
-def _uniform_(self, a=0.0, b=1.0, generator=None):
-    from . import _factories
-
-    return _random_fill(self, _factories._rng.uniform(a, b, self._data.shape))
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    return _random_fill(self, lambda g, n, dt: g.uniform(n, dt, a, b), generator)
 
 
-def _normal_(self, mean=0.0, std=1.0, generator=None):
-    from . import _factories
-
-    return _random_fill(self, _factories._rng.normal(mean, std, self._data.shape))
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
+    return _random_fill(self, lambda g, n, dt: g.normal(n, dt, mean, std), generator)
 
 
-def _random_fill(self, values):
+def _random_fill(self, draw, generator):
+    from ._random import fill_in_memory_order, generator_or_default
+
     self._check_inplace()
-    self._data[...] = values
+    d = self._data
+    fill_in_memory_order(d, draw(generator_or_default(generator), d.size, d.dtype))
     self._bump()
     return self
 
