@@ -11,6 +11,7 @@ import numpy as np
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _U64 = (1 << 64) - 1
+_STATE_BYTES = 624 * 4 + 16 + 8  # get_state(): mt19937's key, its position, the seed, the cached normal
 _DIGITS = {"e": 11, "f": 24, "d": 53}  # mantissa bits of float16/32/64: uniform_real_distribution's mask
 
 
@@ -54,9 +55,9 @@ class Generator:
 
     def set_state(self, new_state):
         raw = np.ascontiguousarray(new_state._data, dtype=np.uint8)
-        if raw.size != 624 * 4 + 16 + 8:
-            raise RuntimeError(f"Expected either a THGeneratorState of size 5056 or a CPUGeneratorImplState of "
-                               f"size 5056 but found the input RNG state size to be {raw.size}")
+        if raw.size != _STATE_BYTES:
+            raise RuntimeError(f"Expected an RNG state of size {_STATE_BYTES} (from get_rng_state) but found the "
+                               f"input RNG state size to be {raw.size}")
         key = raw[:2496].view(np.uint32).copy()
         pos, lo, hi, has = (int(v) for v in raw[2496:2512].view(np.uint32))
         self._seed = lo | hi << 32

@@ -179,3 +179,5 @@ def test_rng_state_round_trip():
     g = engine.Generator()
     g.set_state(state)
     assert g.initial_seed() == 9 and engine.equal(engine.randn(1, generator=g), a[0])
+    with pytest.raises(RuntimeError, match="Expected an RNG state of size 2520"):
+        engine.set_rng_state(engine.zeros(5, dtype=engine.uint8))
