@@ -179,6 +179,18 @@ def check_saved_tensors_released():
     assert ref() is None
 
 
+def check_random_is_pytorchs():
+    """PyTorch's generator on NumPy's MT19937 (Pyodide's NumPy too): PyTorch 2.13's own draws."""
+    torch.manual_seed(0)
+    assert repr(torch.randn(3)) == "tensor([ 1.5410, -0.2934, -2.1788])"
+    assert repr(torch.rand(3)) == "tensor([0.4556, 0.6323, 0.3489])"
+    assert torch.randint(0, 10, (5,)).tolist() == [6, 6, 9, 8, 6]
+    assert torch.randperm(6).tolist() == [0, 4, 1, 3, 2, 5]
+    torch.manual_seed(1)
+    assert repr(torch.randn(20)[:4]) == "tensor([-1.5256, -0.7502, -0.6540, -1.6095])"
+    assert repr(torch.randn(20, dtype=torch.float64)[-2:]) == "tensor([ 0.5238, -0.6942], dtype=torch.float64)"
+
+
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}
 
 
