@@ -7,7 +7,7 @@ import numpy as np
 from . import _dtypes
 from ._tensor import Tensor, _wrap, check_device, check_size
 
-from ._random import DEFAULT_SEED, Generator, default_generator, generator_or_default  # noqa: F401
+from ._random import Generator, default_generator, generator_or_default  # noqa: F401
 
 
 def manual_seed(seed):
@@ -313,32 +313,22 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 
 
 def _drawn(shape, dtype, draw, generator, requires_grad, device):
-    """A new tensor of ``shape`` filled with ``draw(gen, n, np_dtype)``."""
-    dt = _default(dtype)
-    n = int(np.prod(shape))
-    return _finish(draw(generator_or_default(generator), n, dt).reshape(shape), None, requires_grad, device)
-
-
-def _uniform(g, n, dt):
-    return g.uniform(n, dt)
-
-
-def _normal(g, n, dt):
-    return g.normal(n, dt)
+    """A new tensor: ``draw(generator, shape, np_dtype)``, a Generator method."""
+    return _finish(draw(generator_or_default(generator), shape, _default(dtype)), None, requires_grad, device)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
     keyword = "size" in kw
     if keyword:
         size = kw.pop("size")
-    return _drawn(_size(size, "rand", keyword), dtype, _uniform, generator, requires_grad, device)
+    return _drawn(_size(size, "rand", keyword), dtype, Generator.uniform, generator, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
     keyword = "size" in kw
     if keyword:
         size = kw.pop("size")
-    return _drawn(_size(size, "randn", keyword), dtype, _normal, generator, requires_grad, device)
+    return _drawn(_size(size, "randn", keyword), dtype, Generator.normal, generator, requires_grad, device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -348,7 +338,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high = 0, low
     shape = _size(tuple(size))
     _check_range(low, high)
-    data = generator_or_default(generator).integers(int(np.prod(shape)), int(low), int(high)).reshape(shape)
+    data = generator_or_default(generator).integers(shape, int(low), int(high))
     return _finish(data, dtype, requires_grad, device)
 
 
@@ -370,10 +360,10 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         s = std._data if isinstance(std, Tensor) else std
         ref = (mean if isinstance(mean, Tensor) else std)._data.dtype
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-        z = g.normal(int(np.prod(shape)), ref).reshape(shape)
+        z = g.normal(shape, ref)
         return _finish((z * s + m).astype(ref), None, requires_grad, device)
-    shape = _size(tuple(size))
-    return _drawn(shape, dtype, lambda g, n, dt: g.normal(n, dt, mean, std), generator, requires_grad, device)
+    return _drawn(_size(tuple(size)), dtype, lambda g, shape, dt: g.normal(shape, dt, mean, std), generator,
+                  requires_grad, device)
 
 
 def _like(fill_fn):
@@ -387,8 +377,8 @@ def _like(fill_fn):
 zeros_like = _like(lambda s, dt: np.zeros(s, dtype=dt))
 ones_like = _like(lambda s, dt: np.ones(s, dtype=dt))
 empty_like = _like(lambda s, dt: np.zeros(s, dtype=dt))
-rand_like = _like(lambda s, dt: default_generator.uniform(int(np.prod(s)), dt).reshape(s))
-randn_like = _like(lambda s, dt: default_generator.normal(int(np.prod(s)), dt).reshape(s))
+rand_like = _like(default_generator.uniform)
+randn_like = _like(default_generator.normal)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -401,8 +391,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
         low, high = 0, low
     dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
     _check_range(low, high)
-    shape = input._data.shape
-    data = default_generator.integers(int(np.prod(shape)), int(low), int(high)).reshape(shape)
+    data = default_generator.integers(input._data.shape, int(low), int(high))
     return _finish(data.astype(dt), None, requires_grad, device)
 
 

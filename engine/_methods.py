@@ -3,6 +3,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode, _ops
 from ._ops import _quiet_off, _quiet_on
+from ._random import fill_in_memory_order, generator_or_default
 from ._tensor import Tensor, _wrap, check_device, device as _device_cls
 
 # ----- Methods that are the functional op with the tensor first -----
@@ -396,19 +397,18 @@ def _copy_(self, src, non_blocking=False):
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    return _random_fill(self, lambda g, n, dt: g.uniform(n, dt, a, b), generator)
+    g, dt = generator_or_default(generator), self._data.dtype
+    return _random_fill(self, lambda shape: g.uniform(shape, dt, a, b))
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return _random_fill(self, lambda g, n, dt: g.normal(n, dt, mean, std), generator)
+    g, dt = generator_or_default(generator), self._data.dtype
+    return _random_fill(self, lambda shape: g.normal(shape, dt, mean, std))
 
 
-def _random_fill(self, draw, generator):
-    from ._random import fill_in_memory_order, generator_or_default
-
+def _random_fill(self, draw):
     self._check_inplace()
-    d = self._data
-    fill_in_memory_order(d, draw(generator_or_default(generator), d.size, d.dtype))
+    fill_in_memory_order(self._data, draw)
     self._bump()
     return self
 

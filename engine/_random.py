@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from ._tensor import _wrap, check_device, device
+
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _U64 = (1 << 64) - 1
 _STATE_BYTES = 624 * 4 + 16 + 8  # get_state(): mt19937's key, its position, the seed, the cached normal
@@ -19,10 +21,9 @@ class Generator:
     """``torch.Generator``: an mt19937 stream and the cached second value of a Box-Muller pair."""
 
     def __init__(self, device="cpu"):
-        from ._tensor import check_device
-
         check_device(device)
-        self.device = _device(device) if isinstance(device, str) else device
+        self.device = _as_device(device)
+        self._bits = np.random.MT19937(0)  # its state is set by manual_seed
         self.manual_seed(DEFAULT_SEED)
 
     def manual_seed(self, seed):
@@ -31,7 +32,6 @@ class Generator:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed & _U64
         key = np.random.RandomState(self._seed & 0xFFFFFFFF).get_state()[1]  # mt19937's init_genrand
-        self._bits = np.random.MT19937()
         self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
         self._next_normal = None
         return self
@@ -45,8 +45,6 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        from ._tensor import _wrap
-
         st = self._bits.state["state"]
         cached = self._next_normal
         head = np.array([st["pos"], self._seed & 0xFFFFFFFF, self._seed >> 32, cached is not None], np.uint32)
@@ -68,7 +66,7 @@ class Generator:
     def __repr__(self):
         return f"<torch._C.Generator object at {id(self):#x}>"
 
-    # ----- draws -----
+    # ----- draws: ``uniform``, ``normal`` and ``integers`` fill a shape, in PyTorch's order -----
 
     def _u32(self, n):
         return self._bits.random_raw(n)  # (uint64 words holding mt19937's 32-bit outputs)
@@ -84,8 +82,8 @@ class Generator:
         acc = np.float64 if digits > 32 else np.float32
         return (raw & np.uint64((1 << digits) - 1)).astype(acc) * acc(2.0 ** -digits)
 
-    def uniform(self, n, dt, low=0.0, high=1.0):
-        x = self._unit(n, dt)
+    def uniform(self, shape, dt, low=0.0, high=1.0):
+        x = self._unit(math.prod(shape), dt).reshape(shape)
         if low == 0.0 and high == 1.0:
             return x.astype(dt, copy=False)
         if x.dtype == np.float32:  # x * (to - from) + from in float, as one fused multiply-add
@@ -93,7 +91,10 @@ class Generator:
             return (x.astype(np.float64) * float(np.float32(high) - lo) + float(lo)).astype(dt)
         return (x * (high - low) + low).astype(dt, copy=False)
 
-    def normal(self, n, dt, mean=0.0, std=1.0):
+    def normal(self, shape, dt, mean=0.0, std=1.0):
+        return self._normal(math.prod(shape), dt, mean, std).reshape(shape)
+
+    def _normal(self, n, dt, mean, std):
         if n < 16:  # the serial kernel: normal_distribution<double>, one value at a time
             return np.array([self._normal_scalar(mean, std) for _ in range(n)], dtype=np.float64).astype(dt)
         # normal_fill: n uniforms, Box-Muller on each block of 16, the last block redrawn when n % 16
@@ -116,11 +117,11 @@ class Generator:
         self._next_normal = radius * math.sin(theta)
         return radius * math.cos(theta) * std + mean
 
-    def integers(self, n, low, high):
+    def integers(self, shape, low, high):
         """random_from_to: ``draw % (high - low) + low``, with 64-bit draws for a range of 2**32 or more."""
-        span = high - low
+        span, n = high - low, math.prod(shape)
         raw = self._u64(n) if span >= 1 << 32 else self._u32(n)
-        return (raw % np.uint64(span)).astype(np.int64) + low
+        return ((raw % np.uint64(span)).astype(np.int64) + low).reshape(shape)
 
     def permutation(self, n):
         """randperm_cpu: swap position i with i + (draw % (n - i)), in order."""
@@ -147,10 +148,8 @@ def _box_muller16(blocks, mean, std):
     return np.concatenate([radius * cos * std + mean, radius * sin * std + mean], axis=1)
 
 
-def _device(name):
-    from ._tensor import device
-
-    return device(name)
+def _as_device(d):
+    return device(d) if isinstance(d, str) else d
 
 
 default_generator = Generator()
@@ -160,9 +159,9 @@ def generator_or_default(generator):
     return default_generator if generator is None else generator
 
 
-def fill_in_memory_order(array, values):
-    """Write a flat run of draws into ``array`` as PyTorch's serial kernel does: in memory order
+def fill_in_memory_order(array, draw):
+    """Fill ``array`` with ``draw(shape)`` as PyTorch's serial kernel does: in memory order
     (a transposed tensor is filled along its storage, not along its rows)."""
     order = sorted(range(array.ndim), key=lambda i: -abs(array.strides[i]))
     view = array.transpose(order)
-    view[...] = values.reshape(view.shape)
+    view[...] = draw(view.shape)
