@@ -4,7 +4,7 @@ import numpy as np
 from . import _dtypes, _grad_mode, _ops
 from ._ops import _quiet_off, _quiet_on
 from ._random import fill_in_memory_order, generator_or_default
-from ._tensor import Tensor, _wrap, check_device, device as _device_cls
+from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, device as _device_cls
 
 # ----- Methods that are the functional op with the tensor first -----
 for _name in (
@@ -398,6 +398,13 @@ def _copy_(self, src, non_blocking=False):
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     g, dt = generator_or_default(generator), self._data.dtype
+    if dt.kind == "f":
+        top = float(np.finfo(dt).max)
+        for name, v in (("from", a), ("to", b)):
+            if not -top <= v <= top:
+                raise RuntimeError(f"{name} is out of bounds for {_CPP_TYPE_NAMES[dt.name]}")
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
     return _random_fill(self, lambda shape: g.uniform(shape, dt, a, b))
 
 

@@ -9,12 +9,13 @@ import math
 
 import numpy as np
 
+from ._fma import fma
 from ._tensor import _wrap, check_device, device
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _U64 = (1 << 64) - 1
 _STATE_BYTES = 624 * 4 + 16 + 8  # get_state(): mt19937's key, its position, the seed, the cached normal
-_DIGITS = {"e": 11, "f": 24, "d": 53}  # mantissa bits of float16/32/64: uniform_real_distribution's mask
+_DIGITS = {"e": 24, "f": 24, "d": 53}  # float16 is drawn as a float32, then rounded
 
 
 class Generator:
@@ -84,12 +85,14 @@ class Generator:
 
     def uniform(self, shape, dt, low=0.0, high=1.0):
         x = self._unit(math.prod(shape), dt).reshape(shape)
-        if low == 0.0 and high == 1.0:
+        if low == 0.0 and high == 1.0 and dt != np.float16:
             return x.astype(dt, copy=False)
-        if x.dtype == np.float32:  # x * (to - from) + from in float, as one fused multiply-add
-            lo = np.float32(low)
-            return (x.astype(np.float64) * float(np.float32(high) - lo) + float(lo)).astype(dt)
-        return (x * (high - low) + low).astype(dt, copy=False)
+        # x * (to - from) + from, as one fused multiply-add in the draw's type
+        acc = x.dtype.type
+        out = fma(x, acc(acc(high) - acc(low)), acc(low), x.dtype).astype(dt, copy=False)
+        if dt == np.float16:  # a value that rounds up to ``to`` becomes ``from``, as in PyTorch: [from, to)
+            out[out == dt.type(high)] = dt.type(low)
+        return out
 
     def normal(self, shape, dt, mean=0.0, std=1.0):
         return self._normal(math.prod(shape), dt, mean, std).reshape(shape)

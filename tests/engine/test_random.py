@@ -100,6 +100,44 @@ def test_one_stream_across_calls(torch_ref, seed):
 
 
 @pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("bounds", [(-0.7, 0.7), (-2, 3), (1e-3, 2.5), (-1e4, 1e-6)])
+def test_uniform_range_is_one_fused_multiply_add(torch_ref, dtype, bounds):
+    # PyTorch computes x * (to - from) + from in the draw's type with one rounding: two roundings
+    # differ in about half of the float64 values.
+    draws = []
+    for t in (torch_ref, engine):
+        t.manual_seed(3)
+        draws.append(_np(t.empty(2000, dtype=getattr(t, dtype)).uniform_(*bounds)))
+    np.testing.assert_array_equal(draws[0], draws[1])
+
+
+@pytest.mark.torch
+def test_float16_draws_never_reach_the_top(torch_ref):
+    # float16 draws are float32 draws rounded; PyTorch turns one that rounds up to ``to`` into ``from``
+    draws = []
+    for t in (torch_ref, engine):
+        t.manual_seed(0)
+        draws.append((_np(t.rand(200000, dtype=t.float16)), _np(t.empty(5000, dtype=t.float16).uniform_(-1, 3))))
+    for ours, ref in zip(draws[1], draws[0]):
+        np.testing.assert_array_equal(ours, ref)
+    assert draws[1][0].max() < 1 and (draws[1][0] == 0).sum() == (draws[0][0] == 0).sum() > 0
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype,bounds", [("float16", (0, 1e6)), ("float16", (-1e6, 0)), ("float32", (0, 1e39)),
+                                          ("float64", (float("-inf"), 0)), ("float32", (2, 1)),
+                                          ("float64", (2.5, -0.5))])
+def test_uniform_range_errors(torch_ref, dtype, bounds):
+    msgs = []
+    for t in (torch_ref, engine):
+        with pytest.raises(RuntimeError) as err:
+            t.empty(3, dtype=getattr(t, dtype)).uniform_(*bounds)
+        msgs.append(str(err.value))
+    assert msgs[1] == msgs[0]
+
+
+@pytest.mark.torch
 def test_fills_in_place_and_likes(torch_ref):
     def draws(torch):
         torch.manual_seed(5)
