@@ -21,6 +21,11 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          seed, set_rng_state, tensor, zeros, zeros_like)
 from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from ._ops import amin, broadcast_to, ger, outer  # noqa: E402
+from ._ops import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa: E402
+                   arctanh, asin, asinh, atan2, atanh, deg2rad, erf, erfc, exp2, heaviside, hypot, lerp,
+                   logaddexp, logit, nan_to_num, rad2deg, sinc, xlogy)
+from ._ops import (cumprod, diag, diagonal, hstack, kron, masked_select, repeat_interleave, roll,  # noqa: E402
+                   row_stack, std_mean, tile, trace, tril, triu, var_mean, vstack, einsum)
 from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, argmin, atan, bmm, cat, ceil, chunk,
                    clamp, clamp_max, clamp_min, clip, clone, concat, concatenate, cos, cosh, cumsum, div, dot, eq,
                    equal, exp, expm1, flatten, flip, floor, floor_divide, fmod, frac, gather, ge, greater,
@@ -34,7 +39,7 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
 from ._random import default_generator
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
-from . import autograd, nn  # noqa: E402
+from . import autograd, nn, optim  # noqa: E402
 from .autograd import Function  # noqa: F401
 from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
                                     set_anomaly_enabled)
@@ -97,10 +102,6 @@ def broadcast_shapes(*shapes):
     import numpy as _np
 
     return Size(_np.broadcast_shapes(*shapes))
-
-
-def einsum(*args):
-    raise NotImplementedError("einsum is not available in this engine yet")
 
 
 class _Cuda:

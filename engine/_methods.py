@@ -20,6 +20,10 @@ for _name in (
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze",
     "expand", "broadcast_to", "repeat", "clone", "contiguous", "select", "narrow",
     "index_select", "masked_fill", "gather", "unbind", "split", "chunk", "nonzero",
+    "erf", "erfc", "asin", "acos", "asinh", "acosh", "atanh", "arcsin", "arccos", "arcsinh", "arccosh", "arctanh",
+    "arctan", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp",
+    "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu", "diag", "diagonal", "trace", "roll",
+    "cumprod", "kron", "masked_select", "repeat_interleave", "tile",
 ):
     setattr(Tensor, _name, getattr(_ops, _name))
 
@@ -307,6 +311,13 @@ for _name, _fn in {
     "square_": _ops.square, "masked_fill_": _ops.masked_fill, "t_": _ops.t,
     "transpose_": _ops.transpose, "squeeze_": _ops.squeeze, "unsqueeze_": _ops.unsqueeze,
     "remainder_": _ops.remainder,
+    **{name + "_": getattr(_ops, name) for name in (
+        "erf", "erfc", "asin", "acos", "arcsin", "arccos", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy",
+        "lerp", "addcmul", "addcdiv", "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu",
+        "cumprod", "atan", "arctan")},
+    "asinh_": _ops.INPLACE_WITHOUT_DERIVATIVE["asinh"], "arcsinh_": _ops.INPLACE_WITHOUT_DERIVATIVE["asinh"],
+    "acosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"], "arccosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"],
+    "atanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"], "arctanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"],
 }.items():
     setattr(Tensor, _name, _inplace(_fn))
 

@@ -323,6 +323,16 @@ def _not_implemented(name):
 
 FLOOR_DIVIDE = defop("NotImplemented", _not_implemented("floor_divide"), _not_implemented("floor_divide"),
                      cpp_name="torch::autograd::NotImplemented")
+
+
+def _grad_edges_only(out):
+    """PyTorch's NotImplemented node has an edge only for each input that requires grad."""
+    node = out._grad_fn
+    if node is not None and builtins.any(fn is None for fn, _ in node._next):
+        keep = [i for i, (fn, _) in enumerate(node._next) if fn is not None]
+        node._next = tuple(node._next[i] for i in keep)
+        node._metas = [node._metas[i] for i in keep]
+    return out
 REMAINDER_SCALAR = defop("RemainderBackward0", lambda g, ans, a, other: g)
 FMOD = defop("FmodBackward1", lambda g, ans, a, b: g,
              lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="trunc"), saves=(0, 1))
@@ -548,7 +558,8 @@ def floor_divide(a, b):
     _no_bool(a, b, "div_floor_cpu")
     if isinstance(a, Tensor) and is_scalar(b):
         return _with_scalar(FLOOR_DIVIDE, _floor_div, a, b)
-    return _binary(a, b, FLOOR_DIVIDE, _floor_div)
+    out = _binary(a, b, FLOOR_DIVIDE, _floor_div)
+    return out if out is NotImplemented else _grad_edges_only(out)
 
 
 # ----- Unary math -----
@@ -604,6 +615,314 @@ _unary("cosh", "CoshBackward0", np.cosh, lambda g, ans, x: g * sinh(x), saves=(0
 _unary("atan", "AtanBackward0", np.arctan, lambda g, ans, x: g / _add_scalar(x * x, 1), saves=(0,))
 _unary("sigmoid", "SigmoidBackward0", lambda d: _sigmoid(d), lambda g, ans, x: sigmoid_backward(g, ans), saves=("result",))
 _unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: neg(g) * (ans * ans), saves=("result",))
+
+
+# ----- More elementwise math -----
+# PyTorch's C++ rules write ``1 - t`` and ``s / t`` as a tensor filled with the number, then the
+# op (SubBackward0 / DivBackward0 with no edge for the constant), but ``t + 1``, ``t - 1`` and
+# ``t * 2`` as ops with a Python number (AddBackward1, SubBackward1, MulBackward1): the rules
+# below write each term as PyTorch's rule does, so a double backward builds PyTorch's graph.
+
+SUB_SCALAR = defop("SubBackward1", lambda g, ans, a, other: g)
+
+
+def _sub_scalar(a, other):
+    return _with_scalar(SUB_SCALAR, np.subtract, a, other)
+
+
+def _rsub_scalar(s, x):
+    """C++'s ``s - x`` for a number ``s``."""
+    return sub(_wrap(np.asarray(s, dtype=x._data.dtype)), x)
+
+
+def _rdiv_scalar(s, x):
+    """C++'s ``s / x`` for a number ``s``."""
+    return div(_wrap(np.asarray(s, dtype=x._data.dtype)), x)
+
+
+# erf and erfc as fdlibm (and so glibc) computes them, to within an ulp or two of float64
+# rounding: rational approximations on four intervals of |x|, and for the far tails
+# exp(-x*x) split in two exps so that it keeps its precision.
+_ERX = 8.45062911510467529297e-01
+_ERF_PP = (1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02,
+           -5.77027029648944159157e-03, -2.37630166566501626084e-05)
+_ERF_QQ = (1.0, 3.97917223959155352819e-01, 6.50222499887672944485e-02, 5.08130628187576562776e-03,
+           1.32494738004321644526e-04, -3.96022827877536812320e-06)
+_ERF_PA = (-2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01,
+           3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02,
+           -2.16637559486879084300e-03)
+_ERF_QA = (1.0, 1.06420880400844228286e-01, 5.40397917702171048937e-01, 7.18286544141962662868e-02,
+           1.26171219808761642112e-01, 1.36370839120290507362e-02, 1.19844998467991074170e-02)
+_ERF_RA = (-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e+01,
+           -6.23753324503260060396e+01, -1.62396669462573470355e+02, -1.84605092906711035994e+02,
+           -8.12874355063065934246e+01, -9.81432934416914548592e+00)
+_ERF_SA = (1.0, 1.96512716674392571292e+01, 1.37657754143519042600e+02, 4.34565877475229228821e+02,
+           6.45387271733267880336e+02, 4.29008140027567833386e+02, 1.08635005541779435134e+02,
+           6.57024977031928170135e+00, -6.04244152148580987438e-02)
+_ERF_RB = (-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e+01,
+           -1.60636384855821916062e+02, -6.37566443368389627722e+02, -1.02509513161107724954e+03,
+           -4.83519191608651397019e+02)
+_ERF_SB = (1.0, 3.03380607434824582924e+01, 3.25792512996573918826e+02, 1.53672958608443695994e+03,
+           3.19985821950859553908e+03, 2.55305040643316442583e+03, 4.74528541206955367215e+02,
+           -2.24409524465858183362e+01)
+
+
+def _horner(z, coefs):
+    r = coefs[-1]
+    for c in coefs[-2::-1]:
+        r = r * z + c
+    return r
+
+
+def _erf(d, complement=False):
+    """erf (or erfc) of a float array, in float64 and then rounded to ``d``'s dtype."""
+    x = np.asarray(d, dtype=np.float64)
+    a = np.abs(x)
+    out = np.array(x, copy=True)  # (a nan stays nan: it is in no interval)
+    small = a < 0.84375
+    if small.any():
+        xs = x[small]
+        z = xs * xs
+        y = _horner(z, _ERF_PP) / _horner(z, _ERF_QQ)
+        out[small] = np.where(xs < 0.25, 1.0 - (xs + xs * y), 0.5 - (xs * y + (xs - 0.5))) if complement \
+            else xs + xs * y
+    mid = (a >= 0.84375) & (a < 1.25)
+    if mid.any():
+        xs = x[mid]
+        s = np.abs(xs) - 1.0
+        pq = _horner(s, _ERF_PA) / _horner(s, _ERF_QA)
+        out[mid] = np.where(xs >= 0, (1.0 - _ERX) - pq, 1.0 + (_ERX + pq)) if complement \
+            else np.where(xs >= 0, _ERX + pq, -_ERX - pq)
+    end = 28.0 if complement else 6.0  # past this the result is 0, 1 or 2 in float64
+    far = (a >= 1.25) & (a < end)
+    if far.any():
+        xs = x[far]
+        ax = np.abs(xs)
+        s = 1.0 / (ax * ax)
+        rs = np.where(ax < 1 / 0.35, _horner(s, _ERF_RA) / _horner(s, _ERF_SA), _horner(s, _ERF_RB) / _horner(s, _ERF_SB))
+        z = (ax.view(np.uint64) & np.uint64(0xFFFFFFFF00000000)).view(np.float64)  # x to 20 bits: z * z is exact
+        r = np.exp(-z * z - 0.5625) * np.exp((z - ax) * (z + ax) + rs) / ax
+        out[far] = np.where(xs > 0, r, np.where(xs < -6.0, 2.0, 2.0 - r)) if complement \
+            else np.where(xs > 0, 1.0 - r, r - 1.0)
+    big = a >= end
+    if big.any():
+        out[big] = np.where(x[big] > 0, 0.0, 2.0) if complement else np.copysign(1.0, x[big])
+    return out.astype(d.dtype, copy=False)
+
+
+def _sinc(d):
+    p = d * d.dtype.type(math.pi)
+    return np.where(d == 0, d.dtype.type(1), np.sin(p) / p)
+
+
+def _sinc_grad(g, x):
+    # PyTorch's sinc_backward, term by term
+    x_pi = _mul_scalar(x, math.pi)
+    x_sq_pi = _mul_scalar(x * x, math.pi)
+    return where(x_sq_pi == 0.0, 0.0, g * ((x_pi * cos(x_pi) - sin(x_pi)) / x_sq_pi))
+
+
+_unary("erf", "ErfBackward0", _erf,
+       lambda g, ans, x: _mul_scalar(exp(neg(pow(x, 2))), 2.0 / math.sqrt(math.pi)) * g, saves=(0,))
+_unary("erfc", "ErfcBackward0", lambda d: _erf(d, True),
+       lambda g, ans, x: _mul_scalar(exp(neg(pow(x, 2))), -2.0 / math.sqrt(math.pi)) * g, saves=(0,))
+_unary("asin", "AsinBackward0", np.arcsin, lambda g, ans, x: g * rsqrt(_add_scalar(neg(x) * x, 1)), saves=(0,))
+_unary("acos", "AcosBackward0", np.arccos, lambda g, ans, x: g * neg(rsqrt(_add_scalar(neg(x) * x, 1))), saves=(0,))
+_unary("asinh", "AsinhBackward0", np.arcsinh, lambda g, ans, x: g * rsqrt(_add_scalar(pow(x, 2), 1)), saves=(0,))
+_unary("acosh", "AcoshBackward0", np.arccosh, lambda g, ans, x: g * rsqrt(_sub_scalar(x * x, 1)), saves=(0,))
+_unary("atanh", "AtanhBackward0", np.arctanh, lambda g, ans, x: _mul_scalar(g, 1) / _rsub_scalar(1, pow(x, 2)),
+       saves=(0,))
+_unary("exp2", "Exp2Backward0", np.exp2, lambda g, ans, x: _mul_scalar(g * ans, math.log(2.0)), saves=("result",))
+_unary("sinc", "SincBackward0", _sinc, lambda g, ans, x: _sinc_grad(g, x), saves=(0,))
+_unary("deg2rad", "Deg2RadBackward0", lambda d: d * d.dtype.type(math.pi / 180),
+       lambda g, ans, x: _mul_scalar(g, math.pi / 180))
+_unary("rad2deg", "Rad2DegBackward0", lambda d: d * d.dtype.type(180 / math.pi),
+       lambda g, ans, x: _mul_scalar(g, 180 / math.pi))
+arcsin, arccos, arcsinh, arccosh, arctanh, arctan = asin, acos, asinh, acosh, atanh, atan  # noqa: F821 (_unary made them)
+
+
+def _inplace_without_derivative(name, fwd):
+    """PyTorch records ``asinh_`` (and acosh_, atanh_) as a node of its own that has no derivative."""
+    def rule(g, ans, x):
+        raise NotImplementedError(f"the derivative for 'inplace version of {name}' is not implemented.")
+
+    op = defop(f"{name.capitalize()}Backward1", rule)
+    return lambda x: record(op, (x,), _quietly(fwd, _float_data(x)))
+
+
+INPLACE_WITHOUT_DERIVATIVE = {name: _inplace_without_derivative(name, fwd)
+                              for name, fwd in (("asinh", np.arcsinh), ("acosh", np.arccosh), ("atanh", np.arctanh))}
+
+
+def _logit_grad(g, x, eps):
+    # PyTorch's infinitely_differentiable_logit_backward: nan outside [0, 1], or 0 outside [eps, 1 - eps]
+    lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+    return where((x >= lo) & (x <= hi), g / (x * _rsub_scalar(1.0, x)), math.nan if eps is None else 0.0)
+
+
+def logit(x, eps=None):
+    d = _float_data(x)
+    z = d if eps is None else np.clip(d, eps, 1 - eps)
+    return record(LOGIT, (x,), _quietly(lambda: np.log(z / (1 - z))), None if eps is None else {"eps": eps})
+
+
+def _float_only(x, kernel):
+    dt = _np_of(x).dtype if isinstance(x, Tensor) else None
+    if dt is not None and dt.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(x)}\'')
+
+
+def _tensor_other(fname, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{fname}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+
+
+def _atan2_recip(a, b):
+    r = reciprocal(a * a + b * b)
+    return masked_fill(r, isinf(r), 0.0)  # (0, 0): a zero grad, as in PyTorch
+
+
+ATAN2 = defop("Atan2Backward0", lambda g, ans, a, b: g * b * _atan2_recip(a, b),
+              lambda g, ans, a, b: g * neg(a) * _atan2_recip(a, b), saves=(0, 1))
+HYPOT = defop("HypotBackward0", lambda g, ans, a, b: g * a / ans, lambda g, ans, a, b: g * b / ans,
+              saves=(0, 1, "result"))
+XLOGY = defop("XlogyBackward0", lambda g, ans, a, b: masked_fill(xlogy(g, b), (a == 0.0) & (b <= 0.0), 0.0),
+              lambda g, ans, a, b: g * a / b, saves=(0, 1))
+XLOGY_SCALAR_SELF = defop("XlogyBackward1", lambda g, ans, b, self: _mul_scalar(g, self) / b, saves=(0,))
+XLOGY_SCALAR_OTHER = defop("XlogyBackward2", lambda g, ans, a, other: g * xlogy(a != 0, other), saves=(0,))
+LOGADDEXP = defop("LogaddexpBackward0", lambda g, ans, a, b: g / _add_scalar(exp(b - a), 1),
+                  lambda g, ans, a, b: g / _add_scalar(exp(a - b), 1), saves=(0, 1))
+
+
+def atan2(a, b):
+    _tensor_other("atan2", b)
+    return _binary(a, b, ATAN2, np.arctan2, true_div=True)
+
+
+arctan2 = atan2
+
+
+def hypot(a, b):
+    _tensor_other("hypot", b)
+    _float_only(a, "hypot_cpu")
+    return _binary(a, b, HYPOT, np.hypot)
+
+
+def logaddexp(a, b):
+    _tensor_other("logaddexp", b)
+    _float_only(a, "logaddexp_cpu")
+    return _binary(a, b, LOGADDEXP, np.logaddexp)
+
+
+def _xlogy(x, y):
+    # 0 where x is 0 (even for y = 0), nan where y is nan
+    return np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y))
+
+
+def xlogy(a, b):
+    if is_scalar(a):
+        b = as_tensor_arg(b)
+        d = _float_data(b)
+        out = _quietly(_xlogy, d.dtype.type(a), d)
+        return record(XLOGY_SCALAR_SELF, (b,), np.asarray(out, dtype=d.dtype), {"self": a})
+    if is_scalar(b):
+        d = _float_data(a)
+        out = _quietly(_xlogy, d, d.dtype.type(b))
+        return record(XLOGY_SCALAR_OTHER, (a,), np.asarray(out, dtype=d.dtype), {"other": b})
+    return _binary(a, b, XLOGY, _xlogy, true_div=True)
+
+
+def _ternary_data(tensors, dt):
+    """The arrays of ``tensors`` (tensors or numbers) in dtype ``dt``, and their broadcast shape."""
+    arrays = [t._data.astype(dt, copy=False) if isinstance(t, Tensor) else dt.type(t) for t in tensors]
+    shapes = [np.shape(a) for a in arrays]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        for i in range(len(shapes)):
+            for j in range(i + 1, len(shapes)):
+                if not _broadcastable(shapes[i], shapes[j]):
+                    raise _broadcast_error(shapes[i], shapes[j]) from None
+    return arrays
+
+
+LERP = defop("LerpBackward0", lambda g, ans, a, b, weight: _mul_scalar(g, 1 - weight),
+             lambda g, ans, a, b, weight: _mul_scalar(g, weight))
+LERP_T = defop("LerpBackward1", lambda g, ans, a, b, w: g * _rsub_scalar(1, w), lambda g, ans, a, b, w: g * w,
+               lambda g, ans, a, b, w: g * (b - a), saves=(0, 1, 2))
+ADDCMUL = defop("AddcmulBackward0", lambda g, ans, a, t1, t2, value: g,
+                lambda g, ans, a, t1, t2, value: g * _mul_scalar(t2, value),
+                lambda g, ans, a, t1, t2, value: g * _mul_scalar(t1, value), saves=(1, 2))
+ADDCDIV = defop("AddcdivBackward0", lambda g, ans, a, t1, t2, value: g,
+                lambda g, ans, a, t1, t2, value: g * _rdiv_scalar(value, t2),
+                lambda g, ans, a, t1, t2, value: neg(g) * (_mul_scalar(t1, value) / (t2 * t2)), saves=(1, 2))
+
+
+def _lerp(a, b, w):
+    # PyTorch's kernel: from the nearer end, so that lerp(a, b, 1) is b exactly
+    return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+def lerp(start, end, weight):
+    if start._data.dtype != end._data.dtype:
+        raise RuntimeError(f"expected dtype {_scalar_type(start).lower()} for `end` but got dtype "
+                           f"{_scalar_type(end).lower()}")
+    _float_only(start, "lerp_kernel_scalar" if is_scalar(weight) else "lerp_kernel_tensor")
+    dt = start._data.dtype
+    if is_scalar(weight):
+        a, b = _ternary_data((start, end), dt)
+        out = _quietly(_lerp, a, b, dt.type(weight))
+        return record(LERP, (start, end), np.asarray(out, dtype=dt), {"weight": weight})
+    a, b, w = _ternary_data((start, end, weight), dt)
+    return record(LERP_T, (start, end, weight), np.asarray(_quietly(_lerp, a, b, w), dtype=dt))
+
+
+def _addc(op, fwd, x, t1, t2, value):
+    tensors = [as_tensor_arg(t) for t in (x, t1, t2)]
+    dt = _dtypes.result_type(*tensors).np
+    a, b, c = _ternary_data(tensors, dt)
+    out = _quietly(fwd, a, b, c, value)
+    return record(op, tuple(tensors), np.asarray(out, dtype=dt), {"value": value})
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    return _addc(ADDCMUL, lambda a, b, c, v: a + v * b * c, input, tensor1, tensor2, value)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    if builtins.all(isinstance(t, Tensor) and t._data.dtype.kind in "iub" for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
+            "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+            "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
+            "* tensor1 / tensor2), for all dtypes.")
+    return _addc(ADDCDIV, lambda a, b, c, v: a + v * (b / c), input, tensor1, tensor2, value)
+
+
+NAN_TO_NUM = defop("NanToNumBackward0", lambda g, ans, x: g * isfinite(x), saves=(0,))
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    d = x._data
+    if d.dtype.kind != "f":
+        return _wrap(d.copy())
+    info = np.finfo(d.dtype)
+    out = np.nan_to_num(d, nan=nan, posinf=info.max if posinf is None else posinf,
+                        neginf=info.min if neginf is None else neginf)
+    return record(NAN_TO_NUM, (x,), out)
+
+
+HEAVISIDE = defop("NotImplemented", _not_implemented("heaviside"), _not_implemented("heaviside"),
+                  cpp_name="torch::autograd::NotImplemented")
+
+
+def heaviside(x, values):
+    if not isinstance(values, Tensor):
+        raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if x._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return _grad_edges_only(_binary(x, values, HEAVISIDE, lambda a, v: np.where(a == 0, v, (a > 0).astype(a.dtype))))
 
 
 # ----- PyTorch's backward kernels, ops of their own with their own rules -----
@@ -709,19 +1028,25 @@ SOFTPLUS_BACKWARD = defop(
     lambda g, ans, grad_output, x, beta, threshold: _softplus_double_backward(g * grad_output, x, beta, threshold),
     saves=(0, 1))
 SILU = defop("SiluBackward0", lambda g, ans, x: _silu_grad(g, x), saves=(0,))
-ELU = defop("EluBackward0", lambda g, ans, x, alpha: elu_backward(g, x, alpha), saves=(0,))
+# (elu, selu and celu: PyTorch's elu with a scale for the output and one for the input)
+ELU = defop("EluBackward0", lambda g, ans, x, alpha, scale=1, input_scale=1: elu_backward(g, x, alpha, scale, input_scale),
+            saves=(0,))
+CELU = defop("CeluBackward0", lambda g, ans, x, alpha: elu_backward(g, x, alpha, 1, _celu_input_scale(alpha)), saves=(0,))
 ELU_BACKWARD = defop("EluBackwardBackward0",
-                     lambda g, ans, grad_output, x, alpha: elu_backward(g, x, alpha),
-                     lambda g, ans, grad_output, x, alpha: elu_backward(g * grad_output, x, alpha) * (x < 0).to(g.dtype),
+                     lambda g, ans, grad_output, x, alpha, scale, input_scale:
+                     elu_backward(g, x, alpha, scale, input_scale),
+                     lambda g, ans, grad_output, x, alpha, scale, input_scale:
+                     elu_backward(_mul_scalar(g * grad_output, input_scale), x, alpha, scale, input_scale)
+                     * (x < 0).to(g.dtype),
                      saves=(0, 1))
-CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: _masked(g, _in_range(x, min, max)), saves=(0,))
+CLAMP = defop("ClampBackward1", lambda g, ans, x, min=None, max=None: where(_in_range(x, min, max), g, 0.0), saves=(0,))
 CLAMP_T = defop("ClampBackward0",
                 lambda g, ans, x, lo, hi: where(_in_range(x, lo, hi), g, 0.0),
                 lambda g, ans, x, lo, hi: where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0),
                 lambda g, ans, x, lo, hi: where((x > hi) | (hi < lo) if lo is not None else x > hi, g, 0.0),
                 saves=(0, 1, 2))
-CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: _masked(g, x >= min), saves=(0,))
-CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: _masked(g, x <= max), saves=(0,))
+CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: where(x >= min, g, 0.0), saves=(0,))
+CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: where(x <= max, g, 0.0), saves=(0,))
 ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0.0)
             for name in ("floor", "ceil", "round", "trunc", "frac")}
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
@@ -807,17 +1132,274 @@ def silu(x):
     return record(SILU, (x,), d * _sigmoid(d))
 
 
-def _elu_backward(go, x, alpha):
-    return np.where(x <= 0, go * (alpha * np.exp(np.minimum(x, 0))), go)
+def _elu_backward(go, x, alpha, scale=1, input_scale=1):
+    neg = go * (input_scale * alpha * scale * np.exp(np.minimum(x, 0) * input_scale))
+    return np.where(x <= 0, neg, go if scale == 1 else go * scale)
 
 
-def elu_backward(grad_output, x, alpha):
-    return _backward_kernel(ELU_BACKWARD, _elu_backward, (grad_output, x), {"alpha": alpha})
+def elu_backward(grad_output, x, alpha, scale=1, input_scale=1):
+    return _backward_kernel(ELU_BACKWARD, _elu_backward, (grad_output, x),
+                            {"alpha": alpha, "scale": scale, "input_scale": input_scale})
+
+
+def _elu(d, alpha, scale=1, input_scale=1):
+    neg = np.expm1(np.minimum(d, 0) * input_scale) * (alpha * scale)
+    return np.where(d > 0, d if scale == 1 else d * scale, neg)
 
 
 def elu(x, alpha=1.0):
+    return record(ELU, (x,), _elu(_float_data(x), alpha), {"alpha": alpha})
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(x):
+    return record(ELU, (x,), _elu(_float_data(x), _SELU_ALPHA, _SELU_SCALE),
+                  {"alpha": _SELU_ALPHA, "scale": _SELU_SCALE, "input_scale": 1})
+
+
+def _celu_input_scale(alpha):
+    return 1.0 / float(np.float32(alpha))  # PyTorch's rule: 1.0 / alpha.toFloat()
+
+
+def celu(x, alpha=1.0):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return record(CELU, (x,), _elu(_float_data(x), alpha, 1, 1.0 / alpha), {"alpha": alpha})
+
+
+# ----- More activations, each one node as in PyTorch, with a backward kernel of its own -----
+
+GELU = defop("GeluBackward0", lambda g, ans, x, approximate: gelu_backward(g, x, approximate), saves=(0,))
+GELU_BACKWARD = defop("GeluBackwardBackward0",
+                      lambda g, ans, grad_output, x, approximate: gelu_backward(g, x, approximate),
+                      lambda g, ans, grad_output, x, approximate: _gelu_double_backward(g, grad_output, x, approximate),
+                      saves=(0, 1))
+_GELU_BETA = math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5  # sqrt(2 / pi), for the tanh form
+_GELU_KAPPA = 0.044715
+_GELU_PDF = (2.0 / math.sqrt(math.pi)) * math.sqrt(0.5) * 0.5  # 1 / sqrt(2 pi)
+
+
+def _gelu(d, approximate):
+    return _quietly(_gelu_kernel, d, approximate)
+
+
+def _gelu_kernel(d, approximate):
+    if approximate == "tanh":
+        inner = _GELU_BETA * (d + _GELU_KAPPA * d * d * d)
+        return 0.5 * d * (1 + np.tanh(inner))
+    return d * 0.5 * (1 + _erf(d * d.dtype.type(math.sqrt(0.5))))
+
+
+def _gelu_backward(go, x, approximate):
+    if approximate == "tanh":
+        x_sq = x * x
+        inner = _GELU_BETA * (x + _GELU_KAPPA * x_sq * x)
+        t = np.tanh(inner)
+        left_derivative = 0.5 * (1 + t)
+        right_derivative = 0.5 * x * (1 - t * t) * (_GELU_BETA * (1 + 3 * _GELU_KAPPA * x_sq))
+        return go * (left_derivative + right_derivative)
+    cdf = 0.5 * (1 + _erf(x * x.dtype.type(math.sqrt(0.5))))
+    pdf = np.exp(-0.5 * x * x) * _GELU_PDF
+    return go * (cdf + x * pdf)
+
+
+def gelu_backward(grad_output, x, approximate):
+    return _backward_kernel(GELU_BACKWARD, _gelu_backward, (grad_output, x), {"approximate": approximate})
+
+
+def _gelu_double_backward(g, grad_output, x, approximate):
+    # PyTorch's gelu_double_backward: the second derivative of gelu, times both grads
+    if approximate == "tanh":
+        inner = _mul_scalar(x + _mul_scalar(pow(x, 3), _GELU_KAPPA), _GELU_BETA)
+        tanh_inner = tanh(inner)
+        sech_inner = _rdiv_scalar(1, cosh(inner))
+        f = _mul_scalar(x, 0.5)
+        gx = _rsub_scalar(1, tanh_inner * tanh_inner)
+        h = _mul_scalar(_add_scalar(_mul_scalar(x, 3 * _GELU_KAPPA) * x, 1), _GELU_BETA)
+        f_prime_gh = _mul_scalar(gx, 0.5) * h
+        g_prime = _mul_scalar(sech_inner, 2) * (neg(sech_inner) * tanh_inner) * h
+        g_prime_fh = f * h * g_prime
+        h_prime = _mul_scalar(_mul_scalar(x, 6 * _GELU_KAPPA), _GELU_BETA)
+        h_prime_fg = f * gx * h_prime
+        return g * grad_output * (f_prime_gh + f_prime_gh + g_prime_fh + h_prime_fg)
+    x_sq = x * x
+    pdf = _mul_scalar(exp(_mul_scalar(x_sq, -0.5)), _GELU_PDF)
+    return g * grad_output * (_mul_scalar(pdf, 2) - x_sq * pdf)
+
+
+def gelu(x, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return record(GELU, (x,), _gelu(_float_data(x), approximate), {"approximate": approximate})
+
+
+HARDTANH = defop("HardtanhBackward0",
+                 lambda g, ans, x, min_val, max_val: hardtanh_backward(g, x, min_val, max_val), saves=(0,))
+HARDTANH_BACKWARD = defop("HardtanhBackwardBackward0",
+                          lambda g, ans, grad_output, x, min_val, max_val: hardtanh_backward(g, x, min_val, max_val),
+                          lambda g, ans, grad_output, x, min_val, max_val: _zero_grad(g), saves=(1,))
+
+
+def _hardtanh_backward(go, x, min_val, max_val):
+    return np.where((x <= min_val) | (x >= max_val), 0, go)  # (a nan input passes its grad)
+
+
+def hardtanh_backward(grad_output, x, min_val, max_val):
+    return _backward_kernel(HARDTANH_BACKWARD, _hardtanh_backward, (grad_output, x),
+                            {"min_val": min_val, "max_val": max_val})
+
+
+def hardtanh(x, min_val=-1.0, max_val=1.0):
+    return record(HARDTANH, (x,), np.clip(x._data, min_val, max_val), {"min_val": min_val, "max_val": max_val})
+
+
+LOG_SIGMOID = defop("LogSigmoidBackward0", lambda g, ans, x: log_sigmoid_backward(g, x), saves=(0,))
+LOG_SIGMOID_BACKWARD = defop("LogSigmoidBackwardBackward0",
+                             lambda g, ans, grad_output, x: log_sigmoid_backward(g, x),
+                             lambda g, ans, grad_output, x: _log_sigmoid_double_backward(g * grad_output, x),
+                             saves=(0, 1))
+
+
+def _log_sigmoid_backward(go, x):
+    z = np.exp(-np.abs(x))
+    r = z / (1 + z)
+    return go * np.where(x < 0, 1 - r, r)
+
+
+def log_sigmoid_backward(grad_output, x):
+    return _backward_kernel(LOG_SIGMOID_BACKWARD, _log_sigmoid_backward, (grad_output, x))
+
+
+def _log_sigmoid_double_backward(g, x):
+    z = sigmoid(x)
+    return g * _sub_scalar(z, 1) * z
+
+
+def logsigmoid(x):
     d = _float_data(x)
-    return record(ELU, (x,), np.where(d > 0, d, alpha * np.expm1(np.minimum(d, 0))), {"alpha": alpha})
+    return record(LOG_SIGMOID, (x,), np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
+
+
+MISH = defop("MishBackward0", lambda g, ans, x: _mish_grad(g, x), saves=(0,))
+
+
+def _mish_grad(g, x):
+    # PyTorch's infinitely_differentiable_mish_backward
+    s = sigmoid(x)
+    tanh_softplus = tanh(log1p(exp(x)))
+    return g * (tanh_softplus + x * s * _rsub_scalar(1.0, tanh_softplus * tanh_softplus))
+
+
+def mish(x):
+    d = _float_data(x)
+    return record(MISH, (x,), d * np.tanh(np.logaddexp(0, d)))
+
+
+HARDSIGMOID = defop("HardsigmoidBackward0", lambda g, ans, x: hardsigmoid_backward(g, x), saves=(0,))
+# PyTorch has no rule for hardsigmoid_backward: a second derivative is an error, when it is reached
+HARDSIGMOID_BACKWARD = defop("NotImplemented", _not_implemented("hardsigmoid_backward"),
+                             _not_implemented("hardsigmoid_backward"), cpp_name="torch::autograd::NotImplemented")
+
+
+def _hardsigmoid_backward(go, x):
+    return np.where((x > -3) & (x < 3), go * go.dtype.type(1 / 6), 0)
+
+
+def hardsigmoid_backward(grad_output, x):
+    return _grad_edges_only(_backward_kernel(HARDSIGMOID_BACKWARD, _hardsigmoid_backward, (grad_output, x)))
+
+
+def hardsigmoid(x):
+    d = _float_data(x)
+    return record(HARDSIGMOID, (x,), np.minimum(np.maximum(d + 3, 0), 6) / 6)
+
+
+HARDSWISH = defop("HardswishBackward0", lambda g, ans, x: hardswish_backward(g, x), saves=(0,))
+HARDSWISH_BACKWARD = defop("HardswishBackwardBackward0",
+                           lambda g, ans, grad_output, x: hardswish_backward(g, x),
+                           lambda g, ans, grad_output, x: where((x > -3.0) & (x < 3.0),
+                                                                _div_scalar(g * grad_output, 3.0), 0.0),
+                           saves=(0, 1))
+
+
+def _hardswish_backward(go, x):
+    return np.where(x <= -3, 0, np.where(x < 3, go * (x / 3 + 0.5), go))
+
+
+def hardswish_backward(grad_output, x):
+    return _backward_kernel(HARDSWISH_BACKWARD, _hardswish_backward, (grad_output, x))
+
+
+def hardswish(x):
+    d = _float_data(x)
+    return record(HARDSWISH, (x,), d * np.minimum(np.maximum(d + 3, 0), 6) / 6)
+
+
+THRESHOLD = defop("ThresholdBackward0", lambda g, ans, x, threshold, value: threshold_backward(g, x, threshold),
+                  saves=(0,))
+
+
+def threshold(x, threshold, value):
+    d = x._data
+    out = np.where(d <= threshold, np.asarray(value).astype(d.dtype), d)
+    return record(THRESHOLD, (x,), out, {"threshold": threshold, "value": value})
+
+
+GLU = defop("GluBackward0", lambda g, ans, x, dim: glu_backward(g, x, dim), saves=(0,))
+GLU_BACKWARD = defop("GluBackwardBackward0",
+                     lambda g, ans, grad_output, x, dim: _glu_double_backward_grad_output(g, x, dim),
+                     lambda g, ans, grad_output, x, dim: _glu_double_backward(g, grad_output, x, dim),
+                     saves=(0, 1))
+
+
+def _halves(d, dim):
+    n = d.shape[dim] // 2
+    return d[(slice(None),) * dim + (slice(0, n),)], d[(slice(None),) * dim + (slice(n, None),)]
+
+
+def _glu_backward(go, x, dim):
+    a, b = _halves(x, dim)
+    s = _sigmoid(b)
+    return np.concatenate([s * go, (1 - s) * s * go * a], axis=dim)
+
+
+def glu_backward(grad_output, x, dim):
+    return _backward_kernel(GLU_BACKWARD, _glu_backward, (grad_output, x), {"dim": dim})
+
+
+def _glu_double_backward_grad_output(g, x, dim):
+    sizes = list(x.shape)
+    sizes[dim] //= 2
+    tmp = g * glu_backward(_wrap(np.ones(sizes, dtype=x.dtype.np)), x, dim)
+    return narrow(tmp, dim, 0, sizes[dim]) + narrow(tmp, dim, sizes[dim], sizes[dim])
+
+
+def _glu_double_backward(g, grad_output, x, dim):
+    # PyTorch's glu_double_backward
+    n = x.shape[dim] // 2
+    first_half, second_half = narrow(x, dim, 0, n), narrow(x, dim, n, n)
+    sig_second_half = sigmoid(second_half)
+    one_sub_sig_second_half = _rsub_scalar(1, sig_second_half)
+    sig_one_sub_sig = sig_second_half * one_sub_sig_second_half
+    ggi_first_half, ggi_second_half = narrow(g, dim, 0, n), narrow(g, dim, n, n)
+    gi_first_half = ggi_second_half * grad_output * sig_one_sub_sig
+    second_order_sh = sig_one_sub_sig * one_sub_sig_second_half - pow(sig_second_half, 2) * one_sub_sig_second_half
+    gi_second_half = (ggi_second_half * first_half * grad_output * second_order_sh
+                      + ggi_first_half * grad_output * sig_one_sub_sig)
+    return cat([gi_first_half, gi_second_half], dim)
+
+
+def glu(x, dim=-1):
+    d = x._data
+    if d.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    given, dim = dim, norm_dims(dim, d.ndim)[0]
+    if d.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {d.shape[dim]}")
+    a, b = _halves(_float_data(x), dim)
+    return _given(record(GLU, (x,), a * _sigmoid(b), {"dim": dim}), dim=given)
 
 
 def clamp(x, min=None, max=None):
@@ -1292,6 +1874,14 @@ def logsumexp(x, dim, keepdim=False):
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over ``dim`` (all elements by default): one ``LinalgVectorNormBackward0`` node."""
+    return _norm(x, p, dim, keepdim, dtype, NORM)
+
+
+# What C++ inside PyTorch gets for ``at::norm(t, p, dim, keepdim)`` (pairwise_distance): the same rule
+NORM_DIM = defop("NormBackward1", NORM.vjps[0], saves=(0, "result"))
+
+
+def _norm(x, p, dim, keepdim, dtype, op):
     if isinstance(p, str):
         if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
             p = 2
@@ -1315,7 +1905,7 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
         out = np.sum(a != 0, axis=dims, keepdims=keepdim)
     else:
         out = np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-    return _given(record(NORM, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
+    return _given(record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
 
 
 def cumsum(x, dim, *, dtype=None):
@@ -2479,7 +3069,7 @@ BCE_BACKWARD = defop("BinaryCrossEntropyBackwardBackward0",
                      saves=(0, 1, 2))
 
 
-LOGIT = defop("LogitBackward0", lambda g, ans, x: g / (x * (1 - x)), saves=(0,))
+LOGIT = defop("LogitBackward0", lambda g, ans, x, eps=None: _logit_grad(g, x, eps), saves=(0,))
 
 
 def _logit(p):
@@ -2610,6 +3200,100 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     d = input._data - _np_of(target)
     return record(MSE, (input, target), _reduce((d * d).astype(input._data.dtype, copy=False), reduction),
                   {"reduction": reduction})
+
+
+SMOOTH_L1 = defop("SmoothL1LossBackward0",
+                  lambda g, ans, a, b, reduction, beta: smooth_l1_loss_backward(g, a, b, reduction, beta),
+                  lambda g, ans, a, b, reduction, beta: smooth_l1_loss_backward(g, b, a, reduction, beta),
+                  saves=(0, 1))
+SMOOTH_L1_BACKWARD = defop(
+    "SmoothL1LossBackwardBackward0",
+    lambda g, ans, grad_output, a, b, reduction, beta: smooth_l1_loss_backward(g, a, b, reduction, beta),
+    lambda g, ans, grad_output, a, b, reduction, beta: _smooth_l1_double_backward(g * grad_output, a, b, reduction, beta),
+    lambda g, ans, grad_output, a, b, reduction, beta:
+    neg(_smooth_l1_double_backward(g * grad_output, a, b, reduction, beta)),
+    saves=(0, 1, 2))
+HUBER = defop("HuberLossBackward0",
+              lambda g, ans, a, b, reduction, delta: huber_loss_backward(g, a, b, reduction, delta),
+              lambda g, ans, a, b, reduction, delta: huber_loss_backward(g, b, a, reduction, delta),
+              saves=(0, 1))
+HUBER_BACKWARD = defop(
+    "HuberLossBackwardBackward0",
+    lambda g, ans, grad_output, a, b, reduction, delta: _huber_double_backward_grad_output(g, grad_output, a, b,
+                                                                                          reduction, delta),
+    lambda g, ans, grad_output, a, b, reduction, delta: _huber_double_backward(g * grad_output, a, b, reduction, delta),
+    lambda g, ans, grad_output, a, b, reduction, delta:
+    neg(_huber_double_backward(g * grad_output, a, b, reduction, delta)),
+    saves=(0, 1, 2))
+
+
+def _loss_norm(x, reduction):
+    return 1.0 / x.size if reduction == "mean" else 1.0
+
+
+def _smooth_l1_loss_backward(go, x, y, reduction, beta):
+    d = x - y
+    norm = x.dtype.type(_loss_norm(x, reduction))
+    return np.where(d <= -beta, -norm * go, np.where(d >= beta, norm * go, norm * d * go / beta))
+
+
+def smooth_l1_loss_backward(grad_output, a, b, reduction, beta):
+    return _backward_kernel(SMOOTH_L1_BACKWARD, _smooth_l1_loss_backward, (grad_output, a, b),
+                            {"reduction": reduction, "beta": beta})
+
+
+def _smooth_l1_double_backward(g, a, b, reduction, beta):
+    r = _div_scalar(g * (abs(a - b) < beta).to(g.dtype), beta)
+    return _div_scalar(r, a.numel()) if reduction == "mean" else r
+
+
+def _huber_loss_backward(go, x, y, reduction, delta):
+    d = x - y
+    norm = x.dtype.type(_loss_norm(x, reduction))
+    return np.where(d <= -delta, -norm * go * delta, np.where(d >= delta, norm * go * delta, norm * d * go))
+
+
+def huber_loss_backward(grad_output, a, b, reduction, delta):
+    return _backward_kernel(HUBER_BACKWARD, _huber_loss_backward, (grad_output, a, b),
+                            {"reduction": reduction, "delta": delta})
+
+
+def _huber_double_backward(g, a, b, reduction, delta):
+    r = g * (abs(a - b) < delta)
+    return _div_scalar(r, a.numel()) if reduction == "mean" else r
+
+
+def _huber_double_backward_grad_output(g, grad_output, a, b, reduction, delta):
+    if reduction == "none":
+        return huber_loss_backward(g, a, b, reduction, delta)
+    return sum(huber_loss_backward(_wrap(np.ones(grad_output.shape, grad_output.dtype.np)), a, b, reduction, delta) * g)
+
+
+def _smooth_terms(input, target, reduction, cutoff, small, large):
+    _size_warning(input, target)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    x = input._data
+    z = np.abs(x - _np_of(target).astype(x.dtype, copy=False))
+    return _reduce(np.where(z < cutoff, small(z), large(z)).astype(x.dtype, copy=False), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    out = _smooth_terms(input, target, reduction, beta, lambda z: 0.5 * z * z / beta, lambda z: z - 0.5 * beta)
+    return record(SMOOTH_L1, (input, target), out, {"reduction": reduction, "beta": beta})
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if weight is not None:
+        raise NotImplementedError("huber_loss with a weight is not available in this engine")
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    out = _smooth_terms(input, target, reduction, delta, lambda z: 0.5 * z * z, lambda z: delta * (z - 0.5 * delta))
+    return record(HUBER, (input, target), out, {"reduction": reduction, "delta": delta})
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -2771,6 +3455,545 @@ def _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, cdim)
     return _div_scalar(loss, logp._data.size // n_classes) if reduction == "mean" else loss
 
 
+# ----- Triangles, diagonals, rolls and other shape ops -----
+
+TRIL = defop("TrilBackward0", lambda g, ans, x, diagonal: tril(g, diagonal))
+TRIU = defop("TriuBackward0", lambda g, ans, x, diagonal: triu(g, diagonal))
+
+
+def _triangle(op, npf, name, x, diagonal):
+    if x._data.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return record(op, (x,), npf(x._data, diagonal), {"diagonal": diagonal})
+
+
+def tril(x, diagonal=0):
+    return _triangle(TRIL, np.tril, "tril", x, diagonal)
+
+
+def triu(x, diagonal=0):
+    return _triangle(TRIU, np.triu, "triu", x, diagonal)
+
+
+DIAGONAL = defop("DiagonalBackward0",
+                 lambda g, ans, x, offset, dim1, dim2: diagonal_backward(g, x.shape, offset, dim1, dim2))
+DIAGONAL_COPY = defop("DiagonalBackward0_copy",
+                      lambda g, ans, x, offset, dim1, dim2: diagonal_backward(g, x.shape, offset, dim1, dim2))
+DIAGONAL_BACKWARD = defop("DiagonalBackwardBackward0",
+                          lambda g, ans, grad_output, shape, offset, dim1, dim2: diagonal(g, offset, dim1, dim2))
+DIAG_EMBED = defop("DiagEmbedBackward0", lambda g, ans, x, offset: diagonal(g, offset, 0, 1))
+
+
+def _diagonal_np(d, offset, dim1, dim2):
+    v = np.diagonal(d, offset, dim1, dim2)
+    try:
+        v.flags.writeable = d.flags.writeable  # a view to write through, as PyTorch's is
+    except ValueError:
+        pass
+    return v
+
+
+def _diagonal_backward(go, shape, offset, dim1, dim2):
+    out = np.zeros(shape, dtype=go.dtype)
+    _diagonal_np(out, offset, dim1, dim2)[...] = go
+    return out
+
+
+def diagonal_backward(grad_output, shape, offset, dim1, dim2):
+    attrs = {"shape": tuple(shape), "offset": offset, "dim1": dim1, "dim2": dim2}
+    return record(DIAGONAL_BACKWARD, (grad_output,), _diagonal_backward(_np_of(grad_output), **attrs), attrs)
+
+
+def _diagonal_dims(x, dim1, dim2):
+    nd = x._data.ndim
+    d1, d2 = norm_dims(dim1, nd)[0], norm_dims(dim2, nd)[0]
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return d1, d2
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    d1, d2 = _diagonal_dims(x, dim1, dim2)
+    out = record(DIAGONAL, (x,), _diagonal_np(x._data, offset, d1, d2), {"offset": offset, "dim1": d1, "dim2": d2})
+    return _given(_view_of(out, x), dim1=dim1, dim2=dim2)
+
+
+def diag(x, diagonal=0):
+    d = x._data
+    if d.ndim == 1:
+        return record(DIAG_EMBED, (x,), np.diag(d, diagonal), {"offset": diagonal})
+    if d.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {d.ndim}D")
+    return record(DIAGONAL_COPY, (x,), np.diagonal(d, diagonal).copy(), {"offset": diagonal, "dim1": 0, "dim2": 1})
+
+
+TRACE = defop("TraceBackward0", lambda g, ans, x: _trace_backward(g, x.shape))
+INDEX_FILL = defop("IndexFillBackward1", lambda g, ans, x, value, index: _index_fill(g, index, 0.0),
+                   lambda g, ans, x, value, index: sum(getitem_np(g, (np.unique(index),))))
+
+
+def _index_fill(x, index, value):
+    """``x.index_fill(0, index, value)`` for a 1-D ``x``: IndexFillBackward1 when ``value`` is a tensor."""
+    out = _np_of(x).copy()
+    out[index] = _np_of(value)
+    return record(INDEX_FILL, (x, value), out, {"index": index})
+
+
+def _trace_backward(g, shape):
+    # PyTorch's trace_backward: zeros, the diagonal's flat indices filled with the grad, viewed as the input
+    n, m = shape
+    return view(_index_fill(_wrap(np.zeros(n * m, dtype=_np_of(g).dtype)), np.arange(0, n * m, m + 1), g), shape)
+
+
+def trace(x):
+    d = x._data
+    if d.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {d.ndim}")
+    return record(TRACE, (x,), np.asarray(np.trace(d), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
+
+
+ROLL = defop("RollBackward0", lambda g, ans, x, shifts, dims: roll(g, tuple(-s for s in shifts), dims))
+
+
+def roll(x, shifts, dims=None):
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    if dims is not None:
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        if len(shifts) != len(dims):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    given = dims
+    if dims is not None:
+        dims = tuple(norm_dims(d, x._data.ndim)[0] for d in dims)
+    out = np.roll(x._data, shifts if dims is not None else builtins.sum(shifts), dims)
+    return _given(record(ROLL, (x,), out, {"shifts": shifts, "dims": dims}), dims=given)
+
+
+CUMPROD = defop("CumprodBackward0", lambda g, ans, x, dim: _cumprod_backward(g, x, dim, ans), saves=(0, "result"))
+
+
+def _cumprod_backward(g, x, dim, ans):
+    # PyTorch's cumprod_backward: with a zero in the input, the O(n**2) form (it also serves
+    # higher derivatives), each slice of the grad written in place as PyTorch writes it
+    n = x.shape[dim]
+    if x.numel() <= 1 or n == 1:
+        return g
+    w = ans * g
+    if not bool((_np_of(x) == 0).any()):
+        return div(flip(cumsum(flip(w, (dim,)), dim), (dim,)), x)
+    grad_input = _wrap(np.zeros(x.shape, dtype=_np_of(g).dtype))
+    ones_size = list(x.shape)
+    ones_size[dim] = 1
+    ones = _wrap(np.ones(ones_size, dtype=_np_of(g).dtype))
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, cumprod(narrow(x, dim, 1, n - 1), dim)], dim)
+        elif k == n - 1:
+            omitted = prod(narrow(x, dim, 0, k), dim, True)
+        else:
+            until_k = prod(narrow(x, dim, 0, k), dim, True)
+            from_k_plus_1 = cumprod(narrow(x, dim, k + 1, n - k - 1), dim)
+            omitted = cat([until_k, expand(until_k, from_k_plus_1.shape) * from_k_plus_1], dim)
+        setitem(grad_input, (slice(None),) * dim + (k,), sum(narrow(g, dim, k, n - k) * omitted, dim))
+    return grad_input
+
+
+def cumprod(x, dim, *, dtype=None):
+    if dtype is not None:
+        x = to_dtype(x, dtype)
+    d = x._data
+    given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    out = np.cumprod(d, axis=dim) if d.ndim else d.copy()
+    if out.dtype.kind in "biu":
+        out = out.astype(np.int64)
+    return _given(record(CUMPROD, (x,), out, {"dim": dim}), dim=given)
+
+
+def kron(a, b):
+    # PyTorch's KronImpl: each operand viewed with a size-1 dim beside each of its dims, their product
+    # (broadcast) viewed back
+    nd = builtins.max(a._data.ndim, b._data.ndim)
+    sa = (1,) * (nd - a._data.ndim) + a._data.shape
+    sb = (1,) * (nd - b._data.ndim) + b._data.shape
+    a_shape = tuple(v for s in sa for v in (s, 1))
+    b_shape = tuple(v for s in sb for v in (1, s))
+    out = mul(_unsafe_view(a, a_shape), _unsafe_view(b, b_shape))
+    return _unsafe_view(out, tuple(x * y for x, y in zip(sa, sb)))
+
+
+MASKED_SELECT = defop("MaskedSelectBackward0", lambda g, ans, x, mask: _masked_select_backward(g, mask))
+MASKED_SCATTER = defop("MaskedScatterBackward0", lambda g, ans, x, source, mask: masked_fill(g, _wrap(mask), 0.0),
+                       lambda g, ans, x, source, mask: _masked_select_flat(g, mask, source.shape))
+
+
+def _masked_select_flat(g, mask, shape):
+    out = getitem_np(g, mask)
+    return reshape(out, shape) if out.shape != shape else out
+
+
+def _masked_select_backward(g, mask):
+    # PyTorch's masked_select_backward: zeros of the broadcast shape, the grad scattered where the mask is set
+    zeros = _wrap(np.zeros(mask.shape, dtype=_np_of(g).dtype))
+    out = np.zeros(mask.shape, dtype=_np_of(g).dtype)
+    out[mask] = _np_of(g)
+    return record(MASKED_SCATTER, (zeros, g), out, {"mask": mask})
+
+
+def masked_select(x, mask):
+    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    try:
+        shape = np.broadcast_shapes(x._data.shape, mask._data.shape)
+    except ValueError:
+        raise _broadcast_error(x._data.shape, mask._data.shape) from None
+    m = np.broadcast_to(mask._data, shape)
+    return record(MASKED_SELECT, (x,), np.broadcast_to(x._data, shape)[m], {"mask": m})
+
+
+def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # repeat_interleave(counts): each index repeated its count of times
+        counts = x._data
+        return _wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+    if isinstance(repeats, Tensor):
+        if dim is None:
+            x, dim = flatten(x), 0
+        dim = norm_dims(dim, x._data.ndim)[0]
+        r = np.broadcast_to(repeats._data.reshape(-1), (x._data.shape[dim],)) if repeats._data.size == 1 \
+            else repeats._data
+        return index_select(x, dim, _wrap(np.repeat(np.arange(len(r), dtype=np.int64), r)))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    # PyTorch's composite for a number: unsqueeze, expand, copy, view
+    inp = x if dim is not None else flatten(x)
+    dim = 0 if dim is None else norm_dims(dim, x._data.ndim)[0]
+    inp = unsqueeze(inp, dim + 1)
+    shape = list(inp._data.shape)
+    shape[dim + 1] = repeats
+    return flatten(clone(expand(inp, tuple(shape))), dim, dim + 1)
+
+
+def tile(x, dims):
+    dims = tuple(dims)
+    nd = x._data.ndim
+    if len(dims) < nd:
+        dims = (1,) * (nd - len(dims)) + dims
+    return repeat(x, dims)
+
+
+def _atleast(x, n):
+    nd = x._data.ndim
+    if nd >= n:
+        return x
+    if nd == 0:
+        return reshape(x, (1,) * n)
+    return unsqueeze(x, 0)
+
+
+def vstack(tensors):
+    return cat([_atleast(as_tensor_arg(t), 2) for t in tensors], 0)
+
+
+row_stack = vstack
+
+
+def hstack(tensors):
+    ts = [_atleast(as_tensor_arg(t), 1) for t in tensors]
+    return cat(ts, 0 if ts and ts[0]._data.ndim == 1 else 1)
+
+
+def _moment_mean(name, op, npf, x, dim, unbiased, keepdim, correction):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    _var_check(x)
+    c = _correction(unbiased, correction)
+    dims = norm_dims(dim, x._data.ndim)
+    _dof_warning(name, x, dims, c)
+    d = x._data
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        m = np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
+        v = np.asarray(npf(d, axis=dims, ddof=c, keepdims=keepdim), dtype=d.dtype)
+    out = record(op, (x,), (v, m), {"dims": dims, "correction": c, "keepdim": keepdim}, n_outputs=2)
+    shown = c if correction is not None or unbiased is not None or dim is not None else None
+    return _given(out, dim=dim, correction=shown)
+
+
+def _mean_back(g, x, dims, keepdim):
+    return _expand_back(g / _n_reduced(x.shape, dims), x.shape, dims, keepdim)
+
+
+def _var_mean_grad(gs, ans, x, dims, correction, keepdim, std=False):
+    gvar, gmean = gs
+    r = None
+    if gvar is not None:
+        if std:
+            gvar = masked_fill(gvar / _mul_scalar(ans, 2), ans == 0, 0.0)
+        r = _var_grad(gvar, x, dims, correction, keepdim)
+    if gmean is not None:
+        aux = _mean_back(gmean, x, dims, keepdim)
+        r = aux if r is None else r + aux
+    return r
+
+
+VAR_MEAN = defop("VarMeanBackward0", lambda gs, ans, x, dims, correction, keepdim:
+                 _var_mean_grad(gs, ans, x, dims, correction, keepdim), saves=(0,), outputs=(0, 1))
+STD_MEAN = defop("StdMeanBackward0", lambda gs, ans, x, dims, correction, keepdim:
+                 _var_mean_grad(gs, ans, x, dims, correction, keepdim, std=True), saves=(0, "result"), outputs=(0, 1))
+
+
+def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment_mean("var_mean", VAR_MEAN, np.var, x, dim, unbiased, keepdim, correction)
+
+
+def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment_mean("std_mean", STD_MEAN, np.std, x, dim, unbiased, keepdim, correction)
+
+
+# ----- einsum: PyTorch's algorithm, so that its graph has PyTorch's nodes -----
+# Each operand: diagonals for repeated labels, size-1 dims for missing labels, then permuted to
+# (output labels, contracted labels); then the operands are contracted left to right, each pair by
+# sumproduct_pair (a bmm between permuted and reshaped operands, or a mul when nothing is summed).
+
+def _einsum_label(c):
+    return ord(c) - ord("A") if c <= "Z" else ord(c) - ord("a") + 26
+
+
+def _einsum_char(label):
+    return chr(label + ord("A")) if label < 26 else chr(label - 26 + ord("a"))
+
+
+_ELLIPSIS = 52
+
+
+def _einsum_parse(equation, num_ops):
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    op_labels = [[]]
+    i = 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == " ":
+            pass
+        elif c == ".":
+            if lhs[i:i + 3] != "..." or _ELLIPSIS in op_labels[-1]:
+                raise RuntimeError("einsum(): found '.' for operand "
+                                   f"{len(op_labels) - 1} that is not part of any ellipsis")
+            op_labels[-1].append(_ELLIPSIS)
+            i += 2
+        elif c == ",":
+            op_labels.append([])
+            if len(op_labels) > num_ops:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+        elif c.isascii() and c.isalpha():
+            op_labels[-1].append(_einsum_label(c))
+        else:
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, subscripts "
+                               "must be in [a-zA-Z]")
+        i += 1
+    if len(op_labels) < num_ops:
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    out = None
+    if arrow >= 0:
+        out = []
+        rhs = equation[arrow + 2:]
+        i = 0
+        while i < len(rhs):
+            c = rhs[i]
+            if c == " ":
+                pass
+            elif c == ".":
+                if rhs[i:i + 3] != "..." or _ELLIPSIS in out:
+                    raise RuntimeError("einsum(): found '.' for output that is not part of any ellipsis")
+                out.append(_ELLIPSIS)
+                i += 2
+            elif c.isascii() and c.isalpha():
+                out.append(_einsum_label(c))
+            else:
+                raise RuntimeError(f"einsum(): invalid subscript given at index {arrow + 2 + i} in the equation "
+                                   "string, subscripts must be in [a-zA-Z]")
+            i += 1
+    return op_labels, out
+
+
+def _sumproduct_pair(left, right, sum_dims, keepdim):
+    if not sum_dims:
+        return mul(left, right)
+    ndim = left._data.ndim
+    ls, rs = left._data.shape, right._data.shape
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(ndim):
+        sl, sr = ls[i] != 1, rs[i] != 1
+        if i in sum_dims:
+            if sl and sr:
+                sum_size *= ls[i]
+            elif sl:
+                left = sum(left, i, keepdim=True)
+            elif sr:
+                right = sum(right, i, keepdim=True)
+        elif sl and sr:
+            lro.append(i)
+            lro_size *= ls[i]
+        elif sl:
+            lo.append(i)
+            lo_size *= ls[i]
+        else:
+            ro.append(i)
+            ro_size *= rs[i]
+    out_size = [ls[d] for d in lro] + [ls[d] for d in lo] + [1] * len(sum_dims) + [rs[d] for d in ro]
+    lperm = lro + lo + list(sum_dims) + ro
+    rperm = lro + list(sum_dims) + ro + lo
+    operm = [0] * len(lperm)
+    for i, d in enumerate(lperm):
+        operm[d] = i
+    left = reshape(permute(left, lperm), (lro_size, lo_size, sum_size))
+    right = reshape(permute(right, rperm), (lro_size, sum_size, ro_size))
+    result = permute(view(bmm(left, right), out_size), operm)
+    if not keepdim:
+        result = view(result, [s for i, s in enumerate(result._data.shape) if i not in sum_dims])
+    return result
+
+
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not isinstance(equation, str):
+        raise NotImplementedError("einsum in the sublist format is not available in this engine")
+    if not operands:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    num_ops = len(operands)
+    op_labels, out_labels = _einsum_parse(equation, num_ops)
+
+    label_count = [0] * _ELLIPSIS
+    ell_num_dim = 0
+    for i, (labels, op) in enumerate(zip(op_labels, operands)):
+        nd = op._data.ndim
+        has_ell = _ELLIPSIS in labels
+        n_named = len(labels) - has_ell
+        if has_ell:
+            if n_named > nd:
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n_named}) is more than the "
+                                   f"number of dimensions ({nd}) for operand {i}")
+            ell_num_dim = builtins.max(ell_num_dim, nd - n_named)
+        elif n_named != nd:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n_named}) does not match the "
+                               f"number of dimensions ({nd}) for operand {i} and no ellipsis was given")
+        for s in labels:
+            if s != _ELLIPSIS:
+                label_count[s] += 1
+
+    label_perm_index = [-1] * _ELLIPSIS
+    perm_index = 0
+    ell_index = 0
+    found_ell = False
+    if out_labels is None:  # implicit output: the ellipsis, then the labels seen once, in order
+        perm_index = ell_num_dim
+        found_ell = True
+        for label in range(_ELLIPSIS):
+            if label_count[label] == 1:
+                label_perm_index[label] = perm_index
+                perm_index += 1
+    else:
+        for s in out_labels:
+            if s == _ELLIPSIS:
+                ell_index = perm_index
+                perm_index += ell_num_dim
+                found_ell = True
+                continue
+            if label_count[s] == 0:
+                raise RuntimeError(f"einsum(): output subscript {_einsum_char(s)} does not appear in the equation "
+                                   "for any input operand")
+            if label_perm_index[s] != -1:
+                raise RuntimeError(f"einsum(): output subscript {_einsum_char(s)} appears more than once in the output")
+            label_perm_index[s] = perm_index
+            perm_index += 1
+    out_num_dim = perm_index
+    if not found_ell:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for label in range(_ELLIPSIS):
+        if label_count[label] > 0 and label_perm_index[label] == -1:
+            label_perm_index[label] = perm_index
+            perm_index += 1
+
+    label_size = [1] * _ELLIPSIS
+    ell_sizes = [1] * ell_num_dim
+    dim_counts = [0] * perm_index
+    ops = []
+    for i, (labels, op) in enumerate(zip(op_labels, operands)):
+        permutation = [-1] * perm_index
+        dim = 0
+        for s in labels:
+            size = op._data.shape[dim] if dim < op._data.ndim else None
+            if s == _ELLIPSIS:
+                ndim = operands[i]._data.ndim - (len(labels) - 1)
+                for j in range(ell_num_dim - ndim, ell_num_dim):
+                    size = op._data.shape[dim]
+                    if size != 1:
+                        if ell_sizes[j] not in (1, size):
+                            raise RuntimeError("einsum(): operands do not broadcast with remapped shapes "
+                                               "(original->remapped)")
+                        ell_sizes[j] = size
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[label_perm_index[s]] == -1:
+                if size != 1:
+                    if label_size[s] not in (1, size):
+                        raise RuntimeError(f"einsum(): subscript {_einsum_char(s)} has size {size} for operand {i} "
+                                           f"which does not broadcast with previously seen size {label_size[s]}")
+                    label_size[s] = size
+                    dim_counts[label_perm_index[s]] += 1
+                permutation[label_perm_index[s]] = dim
+                dim += 1
+            else:  # a repeated label: its diagonal, moved to where the label first was
+                prev = permutation[label_perm_index[s]]
+                if size != op._data.shape[prev]:
+                    raise RuntimeError(f"einsum(): subscript {_einsum_char(s)} is repeated for operand {i} but the "
+                                       f"sizes don't match, {size} != {op._data.shape[prev]}")
+                op = diagonal(op, 0, prev, dim)
+                nd = op._data.ndim
+                order = list(range(nd - 1))
+                order.insert(prev, nd - 1)
+                op = permute(op, order)  # movedim(-1, prev)
+        for k, val in enumerate(permutation):
+            if val == -1:
+                op = unsqueeze(op, dim)
+                permutation[k] = dim
+                dim += 1
+        ops.append(permute(op, permutation))
+
+    while len(ops) > 1:
+        a, b = ops[0], ops[1]
+        del ops[:2]
+        sum_dims, a_dims, b_dims = [], [], []
+        sa, sb = a._data.shape, b._data.shape
+        for dim in range(out_num_dim, perm_index):
+            if sa[dim] != 1 and sb[dim] != 1:
+                dim_counts[dim] -= 1
+                if dim_counts[dim] == 1:
+                    sum_dims.append(dim)
+                    dim_counts[dim] = 0
+            elif dim_counts[dim] == 1:
+                if sa[dim] != 1:
+                    a_dims.append(dim)
+                    dim_counts[dim] = 0
+                elif sb[dim] != 1:
+                    b_dims.append(dim)
+                    dim_counts[dim] = 0
+        if a_dims:
+            a = sum(a, a_dims, keepdim=True)
+        if b_dims:
+            b = sum(b, b_dims, keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims, True))
+
+    result = ops[0]
+    if perm_index - out_num_dim > 0:
+        if num_ops > 1:
+            return view(result, result._data.shape[:out_num_dim])
+        return sum(result, list(range(out_num_dim, perm_index)))
+    return result
+
+
 # ----- The rules on NumPy arrays -----
 # A backward pass that builds no graph (create_graph=False: nearly every one) runs each rule on
 # the NumPy arrays themselves: the rule's own code, with the engine ops it calls bound to what
@@ -2811,6 +4034,10 @@ _ON_ARRAYS.update({
     leaky_relu_backward: _leaky_relu_backward, softplus_backward: _softplus_backward, elu_backward: _elu_backward,
     _softmax_backward_data: _softmax_backward, _log_softmax_backward_data: _log_softmax_backward,
     mse_loss_backward: _mse_loss_backward, binary_cross_entropy_backward: _binary_cross_entropy_backward,
+    gelu_backward: _gelu_backward, hardtanh_backward: _hardtanh_backward, log_sigmoid_backward: _log_sigmoid_backward,
+    hardsigmoid_backward: _hardsigmoid_backward, hardswish_backward: _hardswish_backward, glu_backward: _glu_backward,
+    smooth_l1_loss_backward: _smooth_l1_loss_backward, huber_loss_backward: _huber_loss_backward,
+    _sub_scalar: np.subtract, _rsub_scalar: np.subtract, _rdiv_scalar: np.true_divide,
     _nll_loss_backward: lambda op, go, x, **attrs: _nll_backward(go, x, **attrs),
     _masked: _masked_arrays,
 })
@@ -3078,8 +4305,8 @@ _SAVED_ATTRIBUTES = {
     "MaskedFillBackward0": {"mask": _saved_tensor_attr("mask")},
     "ClampBackward1": {"self": _SELF, "min": _saved_attr("min"), "max": _saved_attr("max")},
     "LeakyReluBackward0": {"self": _SELF, "negative_slope": _saved_attr("negative_slope")},
-    "EluBackward0": {"self": _SELF, "alpha": _saved_attr("alpha"), "scale": lambda node: 1,
-                     "input_scale": lambda node: 1},
+    "EluBackward0": {"self": _SELF, "alpha": _saved_attr("alpha"), "scale": _saved_attr("scale", 1),
+                     "input_scale": _saved_attr("input_scale", 1)},
     "SoftplusBackward0": {"self": _SELF, "beta": _saved_attr("beta"), "threshold": _saved_attr("threshold")},
     "MseLossBackward0": {"self": _SELF, "target": _OTHER, "reduction": _saved_reduction},
     "BinaryCrossEntropyBackward0": {"self": _SELF, "target": _OTHER, "weight": _saved_expanded_weight,
@@ -3088,6 +4315,42 @@ _SAVED_ATTRIBUTES = {
                                               "pos_weight": _saved_tensor_attr("pos_weight"),
                                               "reduction": _saved_reduction},
     # (an int64 PyTorch shows as unsigned: ignore_index -100 reads 2**64 - 100)
+    **{name: {"self": _SELF} for name in ("ErfBackward0", "ErfcBackward0", "AsinBackward0", "AcosBackward0",
+                                          "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "SincBackward0",
+                                          "NanToNumBackward0", "MishBackward0", "HardsigmoidBackward0",
+                                          "HardswishBackward0")},
+    "Exp2Backward0": {"result": _RESULT},
+    "LogitBackward0": {"self": _SELF, "eps": _saved_attr("eps")},
+    **{name: {"self": _SELF, "other": _OTHER} for name in ("Atan2Backward0", "XlogyBackward0", "LogaddexpBackward0")},
+    "HypotBackward0": {"self": _SELF, "other": _OTHER, "result": _RESULT},
+    "XlogyBackward1": {"self": _saved_attr("self"), "other": _SELF},
+    "XlogyBackward2": {"self": _SELF, "other": _saved_attr("other")},
+    "LerpBackward0": {"weight": _saved_attr("weight")},
+    "LerpBackward1": {"self": _SELF, "end": _OTHER, "weight": _saved_slot(2)},
+    **{name: {"tensor1": _saved_slot(1), "tensor2": _saved_slot(2), "value": _saved_attr("value")}
+       for name in ("AddcmulBackward0", "AddcdivBackward0")},
+    "GeluBackward0": {"self": _SELF, "approximate": _saved_attr("approximate")},
+    "HardtanhBackward0": {"self": _SELF, "min_val": _saved_attr("min_val"), "max_val": _saved_attr("max_val")},
+    "CeluBackward0": {"self": _SELF, "alpha": _saved_attr("alpha")},
+    "GluBackward0": {"self": _SELF, "dim": _saved_dim()},
+    "ThresholdBackward0": {"self": _SELF, "threshold": _saved_attr("threshold")},
+    "SmoothL1LossBackward0": {"self": _SELF, "target": _OTHER, "reduction": _saved_reduction, "beta": _saved_attr("beta")},
+    "HuberLossBackward0": {"self": _SELF, "target": _OTHER, "reduction": _saved_reduction,
+                           "delta": _saved_attr("delta")},
+    **{name: {"diagonal": lambda node: _int64(node._attrs["diagonal"])} for name in ("TrilBackward0", "TriuBackward0")},
+    **{name: {"dim1": _saved_dim("dim1"), "dim2": _saved_dim("dim2"), "offset": lambda node: _int64(node._attrs["offset"]),
+              "self_sym_sizes": _saved_sizes} for name in ("DiagonalBackward0", "DiagonalBackward0_copy")},
+    "DiagEmbedBackward0": {"dim1": lambda node: _int64(-2), "dim2": lambda node: _int64(-1),
+                           "offset": lambda node: _int64(node._attrs["offset"])},
+    "TraceBackward0": {"self_sym_sizes": _saved_sizes},
+    "RollBackward0": {"dims": _saved_dims("dims", none=()), "shifts": lambda node: tuple(_int64(v) for v in node._attrs["shifts"])},
+    "CumprodBackward0": {"dim": _saved_dim(), "self": _SELF, "result": _RESULT},
+    "VarMeanBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "correction": lambda node: node._given["correction"],
+                         "self": _SELF},
+    "StdMeanBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "correction": lambda node: node._given["correction"],
+                         "self": _SELF, "result0": _RESULT},
+    "NormBackward1": {"p": _saved_attr("ord"), "dim": _saved_dims(), "keepdim": _KEEPDIM, "self": _SELF,
+                      "result": _RESULT},
     "NllLossBackward0": {"self": _SELF, "target": _saved_tensor_attr("target"), "weight": _saved_tensor_attr("weight"),
                          "ignore_index": lambda node: node._attrs["ignore_index"] % (1 << 64),
                          "reduction": _saved_reduction, "total_weight": _saved_total_weight},

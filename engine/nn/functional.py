@@ -1,21 +1,189 @@
-"""``torch.nn.functional``: activations and losses, each a single node as in PyTorch."""
-from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, elu, l1_loss,
-                    leaky_relu, log_softmax, mse_loss, nll_loss, relu, sigmoid, silu, softmax, softplus, tanh)
+"""``torch.nn.functional``: activations, losses and the like. An op PyTorch records as a node of
+its own is one here too (see engine._ops); the others are composed of ops as PyTorch composes
+them, so their graphs show the same nodes."""
+import warnings
+
+import numpy as np
+
+from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, elu, gelu, glu, hardsigmoid,
+                    hardswish, huber_loss, l1_loss, leaky_relu, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
+                    relu, sigmoid, silu, smooth_l1_loss, softmax, softplus, tanh)
+from .. import _ops
 from .._ops import addmm, matmul
+from .._random import default_generator
+from .._tensor import _wrap
 
 
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias`` (``AddmmBackward0`` for a 2-D input with bias, as in PyTorch)."""
     if input.dim() == 2 and bias is not None:
         return addmm(bias, input, weight.t())
-    if input.dim() == 3 and bias is not None and input.is_contiguous():
-        n, m, k = input.shape
-        out = addmm(bias, input.view(n * m, k), weight.t())
-        return out.view(n, m, out.shape[1])
+    if bias is not None and input.is_contiguous():  # any other rank: flattened to 2-D around one addmm
+        shape = input.shape
+        out = addmm(bias, input.view(-1, shape[-1]), weight.t())
+        return out.view(*shape[:-1], out.shape[1])
     out = matmul(input, weight.t())
     return out + bias if bias is not None else out
 
 
+# ----- Activations -----
+
+def _maybe_inplace(fn, input, inplace, *args):
+    """``fn(input, *args)``, or with ``inplace`` its result written into ``input``, which takes over
+    its history (the node keeps the out-of-place name)."""
+    if not inplace:
+        return fn(input, *args)
+    from .._methods import _inplace
+
+    return _inplace(fn)(input, *args)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _maybe_inplace(_ops.hardtanh, input, inplace, min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def selu(input, inplace=False):
+    return _maybe_inplace(_ops.selu, input, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return _maybe_inplace(_ops.celu, input, inplace, alpha)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _maybe_inplace(_ops.threshold, input, inplace, threshold, value)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _ops._softmax_dim(input, None, "softmin")
+    return softmax(-input, dim, dtype=dtype)
+
+
+def mish(input, inplace=False):
+    return _maybe_inplace(_ops.mish, input, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _maybe_inplace(_ops.hardsigmoid, input, inplace)
+
+
+def hardswish(input, inplace=False):
+    return _maybe_inplace(_ops.hardswish, input, inplace)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zeroes each element with probability ``p`` (drawn from the engine's generator) and scales
+    the rest by ``1 / (1 - p)``: ``input * noise``, as PyTorch computes it on the CPU."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    d = input._data
+    dt = d.dtype if d.dtype.kind == "f" else np.dtype(np.float32)
+    if p == 1:
+        noise = _wrap(np.zeros((), dtype=dt))
+    else:
+        keep = default_generator.uniform(d.shape, np.dtype(np.float64)) < 1 - p
+        noise = _wrap(keep.astype(dt) / dt.type(1 - p))
+    return input.mul_(noise) if inplace else input * noise
+
+
+# ----- Losses -----
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    elif reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.", UserWarning,
+            stacklevel=2)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    for t in (input, target):
+        if t._data.dtype.kind != "f":
+            raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        diff = target - input  # (evaluated first in PyTorch's C++, so its node comes first)
+        loss = _ops.exp(target) * diff
+    else:
+        cross = target * input
+        loss = _ops.xlogy(target, target) - cross
+    if reduction == "mean":
+        return loss.mean()
+    if reduction in ("sum", "batchmean"):
+        loss = loss.sum()
+        return loss / input.shape[0] if reduction == "batchmean" and input.dim() else loss
+    return loss
+
+
+def _legacy_reduction(size_average, reduce):
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "none" if not reduce else "mean" if size_average else "sum"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+                  UserWarning, stacklevel=3)
+    return reduction
+
+
+# ----- Distances and normalization -----
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """PyTorch's composite: each input over its norm (a clone, clamped to ``eps`` outside the
+    graph), then the product summed over ``dim``."""
+    if x1.shape != x2.shape:
+        shape = tuple(np.broadcast_shapes(x1.shape, x2.shape))
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = _ops.clone(x1.norm(2, dim, keepdim=True))
+    n2 = _ops.clone(x2.norm(2, dim, keepdim=True))
+    for n in (n1, n2):
+        np.maximum(n._data, eps, out=n._data)
+        n._vc[0] += 1
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    dim = max(x1.dim(), x2.dim()) - 1
+    d = _ops._add_scalar(x1 - x2, eps)
+    return _ops._norm(d, p, dim, keepdim, None, _ops.NORM_DIM)
+
+
+def one_hot(tensor, num_classes=-1):
+    d = tensor._data
+    if d.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if d.size == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return _wrap(np.zeros(d.shape + (num_classes,), dtype=np.int64))
+    if d.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(d.max()) + 1
+    elif d.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return _wrap((d[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "softplus", "silu", "elu",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
-           "nll_loss", "linear"]
+           "nll_loss", "linear", "gelu", "hardtanh", "relu6", "softsign", "logsigmoid", "selu", "celu", "mish",
+           "hardsigmoid", "hardswish", "softmin", "glu", "threshold", "smooth_l1_loss", "huber_loss", "kl_div",
+           "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout"]
