@@ -1,0 +1,64 @@
+"""``Identity`` and ``Linear``."""
+import math
+
+from ... import _factories
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Identity", "Linear"]
+
+
+class Identity(Module):
+    r"""A placeholder that returns its input; any constructor arguments are ignored."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    r"""Applies an affine transformation: :math:`y = xA^T + b`.
+
+    Args:
+        in_features: size of each input sample
+        out_features: size of each output sample
+        bias: if ``False``, the layer learns no additive bias. Default: ``True``
+
+    Both ``weight`` (``out_features x in_features``) and ``bias`` start as
+    :math:`\mathcal{U}(-\sqrt{k}, \sqrt{k})` with :math:`k = 1 / \text{in\_features}`.
+
+    >>> m = nn.Linear(20, 30)
+    >>> m(torch.randn(128, 20)).size()
+    torch.Size([128, 30])
+    """
+
+    __constants__ = ["in_features", "out_features"]
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(_factories.empty((out_features, in_features), device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_factories.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # kaiming_uniform_ with a = sqrt(5): U(-1/sqrt(fan_in), 1/sqrt(fan_in)), drawn as PyTorch draws it.
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

@@ -1,0 +1,129 @@
+"""Loss modules: each holds its options and calls its ``torch.nn.functional`` form."""
+import warnings
+
+from .. import functional as F
+from .module import Module
+
+__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+
+
+def _legacy_reduction(size_average, reduce):
+    """The ``reduction`` that the deprecated ``size_average``/``reduce`` flags stand for."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = ("mean" if size_average else "sum") if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+                  stacklevel=3)
+    return reduction
+
+
+class _Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            self.reduction = _legacy_reduction(size_average, reduce)
+        else:
+            self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+class L1Loss(_Loss):
+    r"""The mean absolute error between ``input`` and ``target``: :math:`|x - y|`, then
+    ``reduction`` (``'mean'`` | ``'sum'`` | ``'none'``)."""
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class MSELoss(_Loss):
+    r"""The mean squared error between ``input`` and ``target``: :math:`(x - y)^2`, then
+    ``reduction`` (``'mean'`` | ``'sum'`` | ``'none'``).
+
+    >>> loss = nn.MSELoss()
+    >>> loss(torch.zeros(3), torch.ones(3))
+    tensor(1.)
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    r"""Cross entropy between logits ``input`` (``(N, C)`` or ``(C,)``, or ``(N, C, d1, ...)``) and a
+    ``target`` of class indices or of class probabilities: ``log_softmax`` then ``nll_loss``.
+
+    Args:
+        weight: a rescaling weight per class
+        ignore_index: a target value that contributes nothing. Default: -100
+        reduction: ``'mean'`` | ``'sum'`` | ``'none'``. Default: ``'mean'``
+        label_smoothing: in [0, 1], the share of the target spread over all classes. Default: 0.0
+    """
+
+    __constants__ = ["ignore_index", "reduction", "label_smoothing"]
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                 label_smoothing=0.0):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input, target):
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class NLLLoss(_WeightedLoss):
+    r"""The negative log likelihood of class indices ``target`` under log-probabilities ``input``.
+
+    Args:
+        weight: a rescaling weight per class
+        ignore_index: a target value that contributes nothing. Default: -100
+        reduction: ``'mean'`` | ``'sum'`` | ``'none'``. Default: ``'mean'``
+    """
+
+    __constants__ = ["ignore_index", "reduction"]
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input, target):
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
+
+
+class BCELoss(_WeightedLoss):
+    r"""Binary cross entropy between probabilities ``input`` and ``target``:
+    :math:`-w [y \log x + (1 - y) \log(1 - x)]`, the logs clamped at -100."""
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    r"""A sigmoid and binary cross entropy in one, numerically stable, on logits ``input``.
+
+    Args:
+        weight: a rescaling weight per element
+        reduction: ``'mean'`` | ``'sum'`` | ``'none'``. Default: ``'mean'``
+        pos_weight: a weight of positive examples, per class
+    """
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
+                                                  reduction=self.reduction)
