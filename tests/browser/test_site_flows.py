@@ -109,5 +109,5 @@ json.dumps({"numpy": numpy.__version__, "python": sys.version.split()[0], "resul
     assert out["numpy"] == "2.0.2" and out["python"].startswith("3.12")
     failed = {k: v for k, v in out["results"].items() if v != "ok"}
     assert failed == {}
-    assert len(out["results"]) == 15
+    assert len(out["results"]) == 16
     assert recorder.foreign() == []

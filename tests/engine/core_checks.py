@@ -191,6 +191,30 @@ def check_random_is_pytorchs():
     assert repr(torch.randn(20, dtype=torch.float64)[-2:]) == "tensor([ 0.5238, -0.6942], dtype=torch.float64)"
 
 
+
+def check_nn_and_optim_step():
+    """A seeded nn.Sequential trained by SGD with momentum: PyTorch 2.13's parameters, losses and reprs."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    assert repr(model[0].weight) == ("Parameter containing:\ntensor([[-0.0043,  0.3097, -0.4752],\n"
+                                     "        [-0.4249, -0.2224,  0.1548]], requires_grad=True)")
+    x, y = torch.tensor([[1., 2., 3.], [4., 5., 6.]]), torch.tensor([[1.], [2.]])
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(repr(loss))
+    assert losses == ["tensor(3.1749, grad_fn=<MseLossBackward0>)", "tensor(3.0518, grad_fn=<MseLossBackward0>)",
+                      "tensor(2.8281, grad_fn=<MseLossBackward0>)"]
+    assert repr(model[2].weight) == "Parameter containing:\ntensor([[-0.0628,  0.1924]], requires_grad=True)"
+    assert model[2].weight._version == 4 and model[2].weight.grad_fn is None
+    assert [n for n, _ in model.named_parameters()] == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    assert repr(model) == ("Sequential(\n  (0): Linear(in_features=3, out_features=2, bias=True)\n  (1): ReLU()\n"
+                           "  (2): Linear(in_features=2, out_features=1, bias=True)\n)")
+
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}
 
 
