@@ -306,3 +306,15 @@ def test_subprocess_restore_from_a_link(child):
     snap = child.restore(code, [action, action])
     assert snap.ok and snap.action == "restore" and snap.backward_count == 2
     assert history(snap, "inp")[-1] == "tensor([[8., 4.],\n        [4., 8.]])"
+
+
+def test_module_example_trains(session):
+    # The example's promise: model.weight/model.bias label the leaves, and one SGD step lowers the loss.
+    ex = next(e for e in EXAMPLES if e.key == "module")
+    snap = session.run(ex.code + "loss.backward()\noptimizer.step()\noptimizer.zero_grad()\n"
+                                 "loss2 = nn.functional.mse_loss(model(x), y)\n")
+    assert snap.ok, snap.error
+    rows = {r["name"]: r for r in snap.inspector}
+    assert {"model.weight", "model.bias"} <= set(rows)
+    assert rows["loss"]["value"].startswith("tensor(9.5098") and rows["loss2"]["value"].startswith("tensor(0.2243")
+    assert "9.51" in ex.explain_en and "0.22" in ex.explain_en
