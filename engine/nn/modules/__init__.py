@@ -1,13 +1,20 @@
 """The ``torch.nn`` modules, laid out as PyTorch's ``torch/nn/modules`` (a class's dotted name,
 ``torch.nn.modules.linear.Linear``, is what PyTorch's messages print)."""
-from .activation import ELU, LeakyReLU, LogSoftmax, ReLU, SiLU, Sigmoid, Softmax, Softplus, Tanh
+from .activation import (CELU, ELU, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
+                         Mish, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
+                         Threshold)
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .distance import CosineSimilarity, PairwiseDistance
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+                   SmoothL1Loss)
 from .module import Module
 
 __all__ = ["Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential", "ModuleList", "ModuleDict",
            "ParameterList", "ParameterDict", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax",
            "Softplus", "SiLU", "ELU", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
-           "BCEWithLogitsLoss"]
+           "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish",
+           "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss", "HuberLoss",
+           "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]

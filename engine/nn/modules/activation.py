@@ -1,9 +1,13 @@
 """Activation modules, each the functional form of ``torch.nn.functional``."""
+import warnings
+
 from ... import _methods, _ops
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU"]
+__all__ = ["ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU", "GELU",
+           "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish", "Hardsigmoid", "Hardswish",
+           "Softmin", "GLU", "Threshold", "Tanhshrink"]
 
 # In-place forms for ``inplace=True``, with the checks and history of every in-place op.
 _leaky_relu_ = _methods._inplace(_ops.leaky_relu)
@@ -175,3 +179,257 @@ class ELU(Module):
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class GELU(Module):
+    r"""Applies :math:`x \Phi(x)` elementwise, :math:`\Phi` the standard normal CDF (or its tanh
+    approximation).
+
+    Args:
+        approximate: ``'none'`` | ``'tanh'``. Default: ``'none'``
+    """
+
+    __constants__ = ["approximate"]
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={repr(self.approximate)}"
+
+
+class Hardtanh(Module):
+    r"""Clamps to ``[min_val, max_val]`` elementwise.
+
+    Args:
+        min_val: the lower end of the linear region. Default: -1
+        max_val: the upper end of the linear region. Default: 1
+        inplace: modify the input in place. Default: ``False``
+        min_value, max_value: deprecated names of ``min_val`` and ``max_val``
+    """
+
+    __constants__ = ["min_val", "max_val", "inplace"]
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
+        super().__init__()
+        if min_value is not None:
+            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`", FutureWarning,
+                          stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`", FutureWarning,
+                          stacklevel=2)
+            max_val = max_value
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    r"""Applies :math:`\min(\max(0, x), 6)` elementwise.
+
+    Args:
+        inplace: modify the input in place. Default: ``False``
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class Softsign(Module):
+    r"""Applies :math:`x / (1 + |x|)` elementwise."""
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class LogSigmoid(Module):
+    r"""Applies :math:`\log(1 / (1 + e^{-x}))` elementwise."""
+
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class SELU(Module):
+    r"""Applies :math:`\text{scale} (\max(0, x) + \min(0, \alpha (e^x - 1)))` elementwise, with
+    :math:`\alpha \approx 1.6733` and :math:`\text{scale} \approx 1.0507`.
+
+    Args:
+        inplace: modify the input in place. Default: ``False``
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class CELU(Module):
+    r"""Applies :math:`\max(0, x) + \min(0, \alpha (e^{x / \alpha} - 1))` elementwise.
+
+    Args:
+        alpha: the :math:`\alpha`. Default: 1.0
+        inplace: modify the input in place. Default: ``False``
+    """
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Mish(Module):
+    r"""Applies :math:`x \tanh(\text{softplus}(x))` elementwise.
+
+    Args:
+        inplace: modify the input in place. Default: ``False``
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class Hardsigmoid(Module):
+    r"""Applies :math:`\text{clamp}(x / 6 + 1 / 2, 0, 1)` elementwise.
+
+    Args:
+        inplace: modify the input in place. Default: ``False`` (not shown by its repr, as in PyTorch)
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Module):
+    r"""Applies :math:`x \, \text{clamp}(x + 3, 0, 6) / 6` elementwise.
+
+    Args:
+        inplace: modify the input in place. Default: ``False`` (not shown by its repr, as in PyTorch)
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
+class Softmin(Module):
+    r"""Applies softmax of :math:`-x` along ``dim``.
+
+    Args:
+        dim: the dimension softmin is computed along.
+    """
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class GLU(Module):
+    r"""The gated linear unit :math:`a \otimes \sigma(b)`, ``a`` and ``b`` the halves of the input
+    along ``dim``.
+
+    Args:
+        dim: the dimension the input is split along. Default: -1
+    """
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Threshold(Module):
+    r"""Applies :math:`x` where :math:`x > \text{threshold}`, else ``value``, elementwise.
+
+    Args:
+        threshold: the value to threshold at
+        value: the value to replace with
+        inplace: modify the input in place. Default: ``False``
+    """
+
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class Tanhshrink(Module):
+    r"""Applies :math:`x - \tanh(x)` elementwise (``SubBackward0`` after ``TanhBackward0``, as PyTorch's
+    ``F.tanhshrink`` composes it)."""
+
+    def forward(self, input):
+        return input - input.tanh()

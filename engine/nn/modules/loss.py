@@ -4,7 +4,8 @@ import warnings
 from .. import functional as F
 from .module import Module
 
-__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
+           "HuberLoss", "KLDivLoss"]
 
 
 def _legacy_reduction(size_average, reduce):
@@ -127,3 +128,61 @@ class BCEWithLogitsLoss(_Loss):
     def forward(self, input, target):
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    r"""A squared term :math:`0.5 (x - y)^2 / \beta` where :math:`|x - y| < \beta`, else
+    :math:`|x - y| - 0.5 \beta`, then ``reduction``.
+
+    Args:
+        reduction: ``'mean'`` | ``'sum'`` | ``'none'``. Default: ``'mean'``
+        beta: where the loss turns from squared to linear; non-negative. Default: 1.0
+    """
+
+    __constants__ = ["reduction"]
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    r"""A squared term :math:`0.5 (x - y)^2` where :math:`|x - y| < \delta`, else
+    :math:`\delta (|x - y| - 0.5 \delta)`, then ``reduction``.
+
+    Args:
+        reduction: ``'mean'`` | ``'sum'`` | ``'none'``. Default: ``'mean'``
+        delta: where the loss turns from squared to linear; positive. Default: 1.0
+    """
+
+    __constants__ = ["reduction", "delta"]
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    r"""The Kullback-Leibler divergence of ``target`` from log-probabilities ``input``:
+    :math:`y (\log y - x)` (``log_target``: :math:`e^y (y - x)`), then ``reduction``.
+
+    Args:
+        reduction: ``'mean'`` | ``'batchmean'`` | ``'sum'`` | ``'none'``. Default: ``'mean'`` (warns:
+            ``'batchmean'`` is the mathematical definition)
+        log_target: ``target`` is given as log-probabilities. Default: ``False``
+    """
+
+    __constants__ = ["reduction"]
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
