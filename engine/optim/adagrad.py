@@ -1,7 +1,6 @@
 """``torch.optim.Adagrad``."""
 import numpy as np
 
-from .. import _grad_mode
 from .._tensor import Tensor, _wrap
 from . import _arith
 from .optimizer import Optimizer, _scalar_tensor, _set, _to_scalar, _update_param, _use_grad_for_differentiable
@@ -90,29 +89,26 @@ class Adagrad(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        loss = None
-        if closure is not None:
-            with _grad_mode.enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            lr, lr_decay, eps = _to_scalar(group["lr"]), group["lr_decay"], group["eps"]
-            weight_decay = group["weight_decay"]
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                if len(self.state[p]) == 0:
-                    self._init_state(p, group, self.defaults["initial_accumulator_value"])
-            for p in params:
-                state = self.state[p]
-                step_t, state_sum = state["step"], state["sum"]
-                _set(step_t, step_t._data + 1)
-                step = step_t._data.item()
-                grad = p.grad._data
-                if group["maximize"]:
-                    grad = -grad
-                if weight_decay != 0:
-                    grad = _arith.add(grad, p._data, weight_decay)
-                clr = lr / (1 + (step - 1) * lr_decay)
-                _set(state_sum, _arith.addcmul(state_sum._data, grad, grad, 1))
-                std = _arith.add_scalar(_arith.sqrt(state_sum._data), eps)
-                _update_param(p, _arith.addcdiv(p._data, grad, std, -clr))
-        return loss
+        return self._step(closure)
+
+    def _step_group(self, group):
+        lr, lr_decay, eps = _to_scalar(group["lr"]), group["lr_decay"], group["eps"]
+        weight_decay = group["weight_decay"]
+        params = [p for p in group["params"] if p.grad is not None]
+        for p in params:
+            if len(self.state[p]) == 0:
+                self._init_state(p, group, self.defaults["initial_accumulator_value"])
+        for p in params:
+            state = self.state[p]
+            step_t, state_sum = state["step"], state["sum"]
+            _set(step_t, step_t._data + 1)
+            step = step_t._data.item()
+            grad = p.grad._data
+            if group["maximize"]:
+                grad = -grad
+            if weight_decay != 0:
+                grad = _arith.add(grad, p._data, weight_decay)
+            clr = lr / (1 + (step - 1) * lr_decay)
+            _set(state_sum, _arith.addcmul(state_sum._data, grad, grad, 1))
+            std = _arith.add_scalar(_arith.sqrt(state_sum._data), eps)
+            _update_param(p, _arith.addcdiv(p._data, grad, std, -clr))

@@ -1,7 +1,6 @@
 """``torch.optim.Adam``."""
 import numpy as np
 
-from .. import _grad_mode
 from .._tensor import Tensor
 from . import _arith
 from .optimizer import (Optimizer, _CAPTURABLE_ON_CPU, _scalar_tensor, _set, _to_scalar, _update_param,
@@ -102,13 +101,7 @@ class Adam(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        loss = None
-        if closure is not None:
-            with _grad_mode.enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            self._step_group(group)
-        return loss
+        return self._step(closure)
 
     def _step_group(self, group):
         lr, eps = _to_scalar(group["lr"]), group["eps"]

@@ -240,6 +240,16 @@ class Optimizer:
         """
         raise NotImplementedError
 
+    def _step(self, closure):
+        """The frame of every built-in ``step``: the closure with grad on, then each group's update."""
+        loss = None
+        if closure is not None:
+            with _grad_mode.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            self._step_group(group)
+        return loss
+
     # ----- parameter groups -----
     def add_param_group(self, param_group):
         r"""Add a param group to the :class:`Optimizer` s ``param_groups`` (a frozen layer made

@@ -1,5 +1,4 @@
 """``torch.optim.SGD``."""
-from .. import _grad_mode
 from .._tensor import Tensor, _wrap
 from . import _arith
 from .optimizer import Optimizer, _to_scalar, _update_param, _set, _use_grad_for_differentiable
@@ -77,32 +76,29 @@ class SGD(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        loss = None
-        if closure is not None:
-            with _grad_mode.enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            lr, momentum = _to_scalar(group["lr"]), group["momentum"]
-            weight_decay, dampening = group["weight_decay"], group["dampening"]
-            params = [p for p in group["params"] if p.grad is not None]
-            # Read before the updates, as PyTorch does (a parameter listed twice starts two buffers).
-            buffers = [self.state[p].get("momentum_buffer") for p in params] if momentum != 0 else None
-            for i, p in enumerate(params):
-                grad = p.grad._data
-                if group["maximize"]:
-                    grad = -grad
-                if weight_decay != 0:
-                    grad = _arith.add(grad, p._data, _to_scalar(weight_decay))
-                if momentum != 0:
-                    buf = buffers[i]
-                    if buf is None:
-                        buf = buffers[i] = _wrap(grad.copy())
-                    else:
-                        _set(buf, _arith.mul(buf._data, momentum))
-                        _set(buf, _arith.add(buf._data, grad, 1 - dampening))
-                    grad = _arith.add(grad, buf._data, momentum) if group["nesterov"] else buf._data
-                _update_param(p, _arith.add(p._data, grad, -lr))
+        return self._step(closure)
+
+    def _step_group(self, group):
+        lr, momentum = _to_scalar(group["lr"]), group["momentum"]
+        weight_decay, dampening = group["weight_decay"], group["dampening"]
+        params = [p for p in group["params"] if p.grad is not None]
+        # Read before the updates, as PyTorch does (a parameter listed twice starts two buffers).
+        buffers = [self.state[p].get("momentum_buffer") for p in params] if momentum != 0 else None
+        for i, p in enumerate(params):
+            grad = p.grad._data
+            if group["maximize"]:
+                grad = -grad
+            if weight_decay != 0:
+                grad = _arith.add(grad, p._data, _to_scalar(weight_decay))
             if momentum != 0:
-                for p, buf in zip(params, buffers):
-                    self.state[p]["momentum_buffer"] = buf
-        return loss
+                buf = buffers[i]
+                if buf is None:
+                    buf = buffers[i] = _wrap(grad.copy())
+                else:
+                    _set(buf, _arith.mul(buf._data, momentum))
+                    _set(buf, _arith.add(buf._data, grad, 1 - dampening))
+                grad = _arith.add(grad, buf._data, momentum) if group["nesterov"] else buf._data
+            _update_param(p, _arith.add(p._data, grad, -lr))
+        if momentum != 0:
+            for p, buf in zip(params, buffers):
+                self.state[p]["momentum_buffer"] = buf
