@@ -2178,6 +2178,9 @@ _INPLACE_NAMES = {
     "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
     "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1",
     "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1",
+    # activations PyTorch computes in place from the result: elu_ (and selu_), celu_, leaky_relu_, threshold_
+    "EluBackward0": "EluBackward1", "CeluBackward0": "CeluBackward1", "LeakyReluBackward0": "LeakyReluBackward1",
+    "ThresholdBackward0": "ThresholdBackward1",
 }
 
 

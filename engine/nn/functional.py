@@ -5,8 +5,8 @@ import warnings
 
 import numpy as np
 
-from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, elu, gelu, glu, hardsigmoid,
-                    hardswish, huber_loss, l1_loss, leaky_relu, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
+from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, gelu, glu, hardsigmoid,
+                    hardswish, huber_loss, l1_loss, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
                     relu, sigmoid, silu, smooth_l1_loss, softmax, softplus, tanh)
 from .. import _ops
 from .._ops import addmm, matmul
@@ -30,12 +30,20 @@ def linear(input, weight, bias=None):
 
 def _maybe_inplace(fn, input, inplace, *args):
     """``fn(input, *args)``, or with ``inplace`` its result written into ``input``, which takes over
-    its history (the node keeps the out-of-place name)."""
+    its history (under the in-place node name where PyTorch has one, e.g. EluBackward1)."""
     if not inplace:
         return fn(input, *args)
     from .._methods import _inplace
 
-    return _inplace(fn)(input, *args)
+    return _ops.inplace_node(_inplace(fn)(input, *args))
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _maybe_inplace(_ops.elu, input, inplace, alpha)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _maybe_inplace(_ops.leaky_relu, input, inplace, negative_slope)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):

@@ -1003,12 +1003,11 @@ _INPLACE_2 = {
     "hardsigmoid_inplace": lambda nn: nn.Hardsigmoid(inplace=True),
     "hardswish_inplace": lambda nn: nn.Hardswish(inplace=True),
     "threshold_inplace": lambda nn: nn.Threshold(0.25, -3.0, inplace=True),
+    "elu_inplace_alpha": lambda nn: nn.ELU(0.7, inplace=True),
+    "leaky_relu_inplace_slope": lambda nn: nn.LeakyReLU(0.3, inplace=True),
+    "f_elu_inplace": lambda nn: (lambda x: nn.functional.elu(x, 0.5, inplace=True)),
+    "f_leaky_relu_inplace": lambda nn: (lambda x: nn.functional.leaky_relu(x, 0.1, True)),
 }
-
-
-# PyTorch names the node of celu_, selu_ (elu_) and threshold_ CeluBackward1, EluBackward1 and
-# ThresholdBackward1; F's in-place forms keep the out-of-place name (engine/_ops, not these modules).
-_INPLACE_NAME_DIFFERS = {"celu_inplace", "selu_inplace", "threshold_inplace"}
 
 
 def _inplace_2(name, with_name):
@@ -1025,12 +1024,7 @@ def _inplace_2(name, with_name):
 
 @pytest.mark.parametrize("name", sorted(_INPLACE_2))
 def test_more_inplace_activations(torch_ref, et, name):
-    close(torch_ref, et, _inplace_2(name, name not in _INPLACE_NAME_DIFFERS))
-
-
-@pytest.mark.xfail(strict=True, reason="F.celu/selu/threshold(inplace=True) record the out-of-place node name")
-@pytest.mark.parametrize("name", sorted(_INPLACE_NAME_DIFFERS))
-def test_more_inplace_activation_node_names(torch_ref, et, name):
+    # values, grads, the version bump and the node name (EluBackward1 for elu_, selu_, ...)
     close(torch_ref, et, _inplace_2(name, True))
 
 

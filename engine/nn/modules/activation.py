@@ -10,9 +10,7 @@ __all__ = ["ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Sof
            "Softmin", "GLU", "Threshold", "Tanhshrink"]
 
 # In-place forms for ``inplace=True``, with the checks and history of every in-place op.
-_leaky_relu_ = _methods._inplace(_ops.leaky_relu)
 _silu_ = _methods._inplace(_ops.silu)
-_elu_ = _methods._inplace(_ops.elu)
 
 
 def _inplace_repr(inplace):
@@ -69,9 +67,7 @@ class LeakyReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        if self.inplace:
-            return _leaky_relu_(input, self.negative_slope)
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
@@ -175,7 +171,7 @@ class ELU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _elu_(input, self.alpha) if self.inplace else F.elu(input, self.alpha)
+        return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
