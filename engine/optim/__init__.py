@@ -13,5 +13,6 @@ from .adamw import AdamW
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
+from . import lr_scheduler  # noqa: E402  (torch.optim.lr_scheduler)
 
 __all__ = ["Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD"]
