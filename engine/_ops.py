@@ -1835,18 +1835,22 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
-def _moment(name, op, npf, x, dim, unbiased, keepdim, correction):
-    """``var`` and ``std``: one node each, with PyTorch's argument forms and warnings."""
+def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=False):
+    """``var`` and ``std`` (and with ``with_mean``, ``var_mean`` and ``std_mean``, whose node has the
+    mean as a second output): one node each, with PyTorch's argument forms and warnings."""
     if isinstance(dim, bool):
         unbiased, dim = dim, None
     _var_check(x)
     c = _correction(unbiased, correction)
     dims = norm_dims(dim, x._data.ndim)
     _dof_warning(name, x, dims, c)
+    d = x._data
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        out = npf(x._data, axis=dims, ddof=c, keepdims=keepdim)
-    out = record(op, (x,), np.asarray(out, dtype=x._data.dtype), {"dims": dims, "correction": c, "keepdim": keepdim})
+        out = np.asarray(npf(d, axis=dims, ddof=c, keepdims=keepdim), dtype=d.dtype)
+        if with_mean:
+            out = (out, np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype))
+    out = record(op, (x,), out, {"dims": dims, "correction": c, "keepdim": keepdim}, n_outputs=2 if with_mean else 1)
     # (PyTorch shows no correction when neither it, unbiased nor a dim was given: var() takes another overload)
     shown = c if correction is not None or unbiased is not None or dim is not None else None
     return _given(out, dim=dim, correction=shown)
@@ -3703,23 +3707,6 @@ def hstack(tensors):
     return cat(ts, 0 if ts and ts[0]._data.ndim == 1 else 1)
 
 
-def _moment_mean(name, op, npf, x, dim, unbiased, keepdim, correction):
-    if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    _var_check(x)
-    c = _correction(unbiased, correction)
-    dims = norm_dims(dim, x._data.ndim)
-    _dof_warning(name, x, dims, c)
-    d = x._data
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        m = np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
-        v = np.asarray(npf(d, axis=dims, ddof=c, keepdims=keepdim), dtype=d.dtype)
-    out = record(op, (x,), (v, m), {"dims": dims, "correction": c, "keepdim": keepdim}, n_outputs=2)
-    shown = c if correction is not None or unbiased is not None or dim is not None else None
-    return _given(out, dim=dim, correction=shown)
-
-
 def _mean_back(g, x, dims, keepdim):
     return _expand_back(g / _n_reduced(x.shape, dims), x.shape, dims, keepdim)
 
@@ -3744,11 +3731,11 @@ STD_MEAN = defop("StdMeanBackward0", lambda gs, ans, x, dims, correction, keepdi
 
 
 def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment_mean("var_mean", VAR_MEAN, np.var, x, dim, unbiased, keepdim, correction)
+    return _moment("var_mean", VAR_MEAN, np.var, x, dim, unbiased, keepdim, correction, with_mean=True)
 
 
 def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment_mean("std_mean", STD_MEAN, np.std, x, dim, unbiased, keepdim, correction)
+    return _moment("std_mean", STD_MEAN, np.std, x, dim, unbiased, keepdim, correction, with_mean=True)
 
 
 # ----- einsum: PyTorch's algorithm, so that its graph has PyTorch's nodes -----
