@@ -7,7 +7,7 @@ import numpy as np
 
 from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, gelu, glu, hardsigmoid,
                     hardswish, huber_loss, l1_loss, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
-                    relu, sigmoid, silu, smooth_l1_loss, softmax, softplus, tanh)
+                    sigmoid, smooth_l1_loss, softmax, softplus, tanh)
 from .. import _ops
 from .._ops import addmm, matmul
 from .._random import default_generator
@@ -36,6 +36,14 @@ def _maybe_inplace(fn, input, inplace, *args):
     from .._methods import _inplace
 
     return _ops.inplace_node(_inplace(fn)(input, *args))
+
+
+def relu(input, inplace=False):
+    return _maybe_inplace(_ops.relu, input, inplace)
+
+
+def silu(input, inplace=False):
+    return _maybe_inplace(_ops.silu, input, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -93,8 +101,19 @@ def hardswish(input, inplace=False):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` (drawn from the engine's generator) and scales
     the rest by ``1 / (1 - p)``: ``input * noise``, as PyTorch computes it on the CPU."""
+    return _dropout(input, p, training, inplace)
+
+
+def _check_dropout_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout(input, p, training, inplace, feature=False):
+    """``input * noise``, the noise a Bernoulli(1 - p) draw divided by ``1 - p``: one per element, or
+    with ``feature`` one per (sample, channel), shaped ``(N, C, 1, ...)`` as PyTorch's
+    ``feature_dropout``. ``p == 1`` multiplies by a zero scalar."""
+    _check_dropout_p(p)
     if not training or p == 0 or input.numel() == 0:
         return input
     d = input._data
@@ -102,7 +121,12 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1:
         noise = _wrap(np.zeros((), dtype=dt))
     else:
-        keep = default_generator.uniform(d.shape, np.dtype(np.float64)) < 1 - p
+        shape = d.shape
+        if feature:
+            if d.ndim < 2:
+                raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+            shape = shape[:2] + (1,) * (d.ndim - 2)
+        keep = default_generator.uniform(shape, np.dtype(np.float64)) < 1 - p
         noise = _wrap(keep.astype(dt) / dt.type(1 - p))
     return input.mul_(noise) if inplace else input * noise
 

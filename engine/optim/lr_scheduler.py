@@ -328,8 +328,6 @@ class CosineAnnealingLR(LRScheduler):
         t, T, lo = self.last_epoch, self.T_max, self.eta_min
         if self._is_initial:
             return self._current_lrs()
-        if self._step_count == 1 and t > 0:
-            return [lo + (base_lr - lo) * (1 + math.cos(t * math.pi / T)) / 2 for base_lr in self.base_lrs]
         if (t - 1 - T) % (2 * T) == 0:  # at the bottom of the cosine: start back up
             return [lr + (base_lr - lo) * (1 - math.cos(math.pi / T)) / 2
                     for base_lr, lr in zip(self.base_lrs, self._current_lrs())]

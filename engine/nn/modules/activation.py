@@ -1,16 +1,13 @@
 """Activation modules, each the functional form of ``torch.nn.functional``."""
 import warnings
 
-from ... import _methods, _ops
+from ... import _ops
 from .. import functional as F
 from .module import Module
 
 __all__ = ["ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU", "GELU",
            "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish", "Hardsigmoid", "Hardswish",
            "Softmin", "GLU", "Threshold", "Tanhshrink"]
-
-# In-place forms for ``inplace=True``, with the checks and history of every in-place op.
-_silu_ = _methods._inplace(_ops.silu)
 
 
 def _inplace_repr(inplace):
@@ -31,7 +28,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return input.relu_() if self.inplace else F.relu(input)
+        return F.relu(input, self.inplace)
 
     def extra_repr(self):
         return _inplace_repr(self.inplace)
@@ -149,7 +146,7 @@ class SiLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _silu_(input) if self.inplace else F.silu(input)
+        return F.silu(input, self.inplace)
 
     def extra_repr(self):
         return _inplace_repr(self.inplace)

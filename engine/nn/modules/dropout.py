@@ -2,39 +2,14 @@
 ``Dropout1d/2d/3d`` draw one keep-or-zero per (sample, channel), as PyTorch's ``feature_dropout``."""
 import warnings
 
-import numpy as np
-
-from ..._random import default_generator
-from ..._tensor import _wrap
 from .. import functional as F
 from .module import Module
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
 
 
-def _check_p(p):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-
-
 def _feature_dropout(input, p, training, inplace):
-    """PyTorch's ``feature_dropout(_)`` on the CPU: a Bernoulli(1 - p) draw of shape
-    ``(N, C, 1, ...)`` divided by ``1 - p``, then ``input * noise`` (a ``MulBackward0``); ``p == 1``
-    multiplies by a zero scalar."""
-    _check_p(p)
-    if p == 0 or not training or input.numel() == 0:
-        return input
-    d = input._data
-    dt = d.dtype if d.dtype.kind == "f" else np.dtype(np.float32)
-    if p == 1:
-        noise = _wrap(np.zeros((), dtype=dt))
-    else:
-        if d.ndim < 2:
-            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-        shape = d.shape[:2] + (1,) * (d.ndim - 2)
-        keep = default_generator.uniform(shape, np.dtype(np.float64)) < 1 - p
-        noise = _wrap(keep.astype(dt) / dt.type(1 - p))
-    return input.mul_(noise) if inplace else input * noise
+    return F._dropout(input, p, training, inplace, feature=True)
 
 
 def _unbatched_feature_dropout(input, p, training, inplace):
@@ -44,12 +19,21 @@ def _unbatched_feature_dropout(input, p, training, inplace):
     return result.squeeze_(0) if inplace else result.squeeze(0)
 
 
+def _warn_rank(n, ndim):
+    warnings.warn(
+        f"dropout{n}d: Received a {ndim}-D input to dropout{n}d, which is deprecated "
+        "and will result in an error in a future release. To retain the behavior "
+        f"and silence this warning, please use dropout instead. Note that dropout{n}d "
+        f"exists to provide channel-wise dropout on inputs with {n} spatial dimensions, "
+        f"a channel dimension, and an optional batch dimension (i.e. {n + 1}D or {n + 2}D inputs).", stacklevel=4)
+
+
 class _DropoutNd(Module):
     __constants__ = ["p", "inplace"]
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
-        _check_p(p)
+        F._check_dropout_p(p)
         self.p = p
         self.inplace = inplace
 
@@ -84,7 +68,7 @@ class Dropout1d(_DropoutNd):
     """
 
     def forward(self, input):
-        _check_p(self.p)
+        F._check_dropout_p(self.p)
         ndim = input.dim()
         if ndim not in (2, 3):
             raise RuntimeError(
@@ -108,15 +92,10 @@ class Dropout2d(_DropoutNd):
     """
 
     def forward(self, input):
-        _check_p(self.p)
+        F._check_dropout_p(self.p)
         ndim = input.dim()
         if ndim not in (3, 4):
-            warnings.warn(
-                f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated "
-                "and will result in an error in a future release. To retain the behavior "
-                "and silence this warning, please use dropout instead. Note that dropout2d "
-                "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
-                "a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=3)
+            _warn_rank(2, ndim)
         if ndim == 3:
             warnings.warn(
                 "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
@@ -137,15 +116,10 @@ class Dropout3d(_DropoutNd):
     """
 
     def forward(self, input):
-        _check_p(self.p)
+        F._check_dropout_p(self.p)
         ndim = input.dim()
         if ndim not in (4, 5):
-            warnings.warn(
-                f"dropout3d: Received a {ndim}-D input to dropout3d, which is deprecated "
-                "and will result in an error in a future release. To retain the behavior "
-                "and silence this warning, please use dropout instead. Note that dropout3d "
-                "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
-                "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).", stacklevel=3)
+            _warn_rank(3, ndim)
         if ndim != 5:
             return _unbatched_feature_dropout(input, self.p, self.training, self.inplace)
         return _feature_dropout(input, self.p, self.training, self.inplace)
