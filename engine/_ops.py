@@ -17,18 +17,22 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._graph import expose, node_class
+from ._graph import expose, freed_error, node_class
 from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _ndarray, _new, _wrap,
                       check_size, is_scalar, record, unpack_saved)
 
 
 class Op:
-    __slots__ = ("node_cls", "vjps", "saves", "differentiable_outputs", "save_for", "_standins", "_array_vjps")
+    __slots__ = ("node_cls", "vjps", "saves", "keeps", "differentiable_outputs", "save_for", "_standins",
+                 "_array_vjps")
 
-    def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,)):
+    def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False):
         self.node_cls = node_class(name, cpp_name)
         self.vjps = vjps
         self.saves = tuple(saves)
+        # Tensors among the attrs (an index, a mask) that PyTorch saves: backward frees them with the
+        # rest, so a second backward through the node raises as PyTorch's does.
+        self.keeps = keeps
         self.differentiable_outputs = outputs
         self.save_for = None  # {saved position: inputs whose rules read it}; see the table at the end
         # Worked out at an op's first backward, not at import (which the page's first view waits
@@ -68,8 +72,8 @@ def _standins(vjps, saves, save_for):
     return tuple(sorted(i for i in read if i not in saves or save_for and i in save_for))
 
 
-def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,)):
-    return Op(name, vjps, saves, cpp_name, outputs)
+def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False):
+    return Op(name, vjps, saves, cpp_name, outputs, keeps)
 
 
 _ON_ARRAYS = {}  # an engine function -> what it computes, on NumPy arrays: see _on_arrays
@@ -1588,9 +1592,9 @@ AMAX_DIMS = defop("AmaxBackward0", lambda g, ans, x, dims, keepdim: _amax_grad(g
 AMIN_DIMS = defop("AminBackward0", lambda g, ans, x, dims, keepdim: _amax_grad(g, ans, x, dims, keepdim),
                   saves=(0, "result"))
 MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
-                outputs=(0,))
+                outputs=(0,), keeps=True)
 MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
-                outputs=(0,))
+                outputs=(0,), keeps=True)
 VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim: _var_grad(g, x, dims, correction, keepdim),
             saves=(0,))
 # PyTorch's std_backward: var's rule applied to grad / (2 * std), with 0 where std is 0.
@@ -2606,21 +2610,21 @@ def _embed_np(gd, shape, index):
     return out
 
 
-EMBED = defop("IndexPutBackward0", lambda g, ans, x, index: getitem_np(g, index))
+EMBED = defop("IndexPutBackward0", lambda g, ans, x, index: getitem_np(g, index), keeps=True)
 SELECT = defop("SelectBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
 SLICE = defop("SliceBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
-INDEX = defop("IndexBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
+INDEX = defop("IndexBackward0", lambda g, ans, x, index: _embed(g, x.shape, index), keeps=True)
 COPY_SLICES = defop("CopySlices", lambda g, ans, x, v, index: _zero_at(g, index),
                     lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), cpp_name="torch::autograd::CopySlices")
 FILL_TENSOR = defop("FillBackward3", lambda g, ans, x, v: g * 0.0, lambda g, ans, x, v: sum(g))
 INDEX_PUT = defop("IndexPutBackward0", lambda g, ans, x, v, index: _zero_at(g, index),
-                  lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape))
-MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0))
+                  lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), keeps=True)
+MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0), keeps=True)
 GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: _scatter_add_zeros(g, x.shape, dim, index),
                saves=(0,))  # (PyTorch saves self too: a later in-place change to it is an error at backward)
 SCATTER_ADD_ZEROS = defop("ScatterAddBackward0", lambda g, ans, x, shape, dim, index: gather(g, dim, _wrap(index)))
 INDEX_SELECT = defop("IndexSelectBackward0",
-                     lambda g, ans, x, dim, index: _embed(g, x.shape, (slice(None),) * dim + (index,)))
+                     lambda g, ans, x, dim, index: _embed(g, x.shape, (slice(None),) * dim + (index,)), keeps=True)
 
 
 def _zero_at(g, index):
@@ -2640,18 +2644,45 @@ def _is_basic(index):
     return builtins.all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in items)
 
 
+_SEQUENCE_INDEX = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; use "
+    "x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+    "which will result either in an error or a different result (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:{}.)")
+
+
+def _index_items(index):
+    """An index's parts in NumPy form. A short list holding a tensor, sequence, slice, None or ``...``
+    is still read as a tuple, with PyTorch's deprecation warning (x[[0, None]] is x[0, None])."""
+    if type(index) is tuple:
+        parts = index
+    elif type(index) is list and len(index) < 32 and builtins.any(
+            i is None or i is Ellipsis or isinstance(i, (Tensor, list, tuple, slice, np.ndarray)) for i in index):
+        first = next(i for i in index if i is None or i is Ellipsis or isinstance(i, (Tensor, list, tuple, slice, np.ndarray)))
+        warnings.warn(_SEQUENCE_INDEX.format(359 if first is None or first is Ellipsis else 349), UserWarning, stacklevel=3)
+        parts = tuple(index)
+    else:
+        parts = (index,)
+    return tuple(_index_item(i) for i in parts)
+
+
 def _index_item(i):
     if isinstance(i, Tensor) and i._data.ndim == 0 and i._data.dtype.kind in "iu":
         return int(i._data)  # a 0-d integer tensor indexes like an int (SelectBackward0)
     if isinstance(i, Tensor):
         if i._data.dtype.kind == "f":
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if i._data.dtype == np.uint8:  # a byte tensor is a mask, as it was before bool tensors existed
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
+                          "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)",
+                          UserWarning, stacklevel=4)
+            return i._data.astype(bool)
         return i._data
     if isinstance(i, (list, np.ndarray)):
         arr = np.asarray([v.item() if isinstance(v, Tensor) else v for v in i] if isinstance(i, list) else i)
-        if arr.dtype.kind == "f":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return arr
+        if arr.dtype.kind == "f":  # a list or array of floats is read as long (PyTorch's indexing_tensor_from_data)
+            arr = arr.astype(np.int64)
+        return int(arr) if arr.ndim == 0 and arr.dtype.kind in "iu" else arr
     if isinstance(i, (bool, np.bool_)):
         return np.asarray(i)
     if isinstance(i, (int, np.integer)):
@@ -2671,13 +2702,15 @@ def _index_item(i):
 def getitem(x, index):
     """``x[index]``: basic indexing becomes a chain of Select/Slice/Unsqueeze nodes, as in PyTorch;
     anything with an integer or boolean tensor becomes one IndexBackward0 node."""
-    items = tuple(_index_item(i) for i in (index if isinstance(index, tuple) else (index,)))
+    items = _index_items(index)
     if not _is_basic(items):
-        try:
-            data = x._data[items]
-        except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
-        return record(INDEX, (x,), data, {"index": items})
+        basic, rest = _split_advanced(items, x._data.ndim)
+        if _acts(basic):
+            # x[0, :, [1, 2]] is x[0][:, [1, 2]] in PyTorch: IndexBackward0 over SelectBackward0, and
+            # the shape the view gives (NumPy would move the broadcast dims first).
+            return getitem(getitem(x, basic), rest)
+        _check_indices(x._data.shape, rest)
+        return record(INDEX, (x,), x._data[rest], {"index": rest})
     consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis)
     nd = x._data.ndim
     if consumed and not nd:  # loss.data[0], from pre-0.4 code, gets PyTorch's hint
@@ -2704,8 +2737,8 @@ def getitem(x, index):
             if i != slice(None):
                 out, acted = _slice(out, dim, i), True
             dim += 1
-    if not acted:
-        out = _slice(out, 0, slice(None)) if nd else _view_of(record(INDEX, (x,), x._data[...], {"index": ()}), x)
+    if not acted:  # x[:] is a slice all the same; x[...] or x[:, :] an alias
+        out = _slice(out, 0, slice(None)) if type(index) is slice else alias(x)
     return out
 
 
@@ -2753,21 +2786,41 @@ def masked_fill(x, mask, value):
     return record(MASKED_FILL, (x,), np.where(m, np.asarray(v, dtype=x._data.dtype), x._data), {"mask": mask})
 
 
-def gather(x, dim, index):
-    given, dim = dim, norm_dims(dim, x._data.ndim)[0]
-    size = x._data.shape[dim]
-    bad = index._data[(index._data < -size) | (index._data >= size)]
+def gather(x, dim, index, *, sparse_grad=False):
+    """``out[i][j][k] = x[index[i][j][k]][j][k]`` (for dim 0): the result has the index's shape, which
+    may be smaller than ``x`` but never larger (NumPy's take_along_axis would broadcast it)."""
+    d = x._data
+    given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    idx = index._data
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if builtins.max(idx.ndim, 1) != builtins.max(d.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    shape = d.shape or (1,)
+    for k, n in enumerate(idx.shape):
+        if k != dim and n > shape[k]:
+            raise RuntimeError(f"Size does not match at dimension {k} expected index {list(idx.shape)} to be no larger "
+                               f"than self {list(d.shape)} apart from dimension {dim}")
+    bad = idx[(idx < 0) | (idx >= shape[dim])]
     if bad.size:
-        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
-    out = record(GATHER, (x,), np.take_along_axis(x._data, index._data, axis=dim), {"dim": dim, "index": index._data})
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {shape[dim]}")
+    out = record(GATHER, (x,), d.reshape(shape)[_along(idx, dim)].reshape(idx.shape), {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
+def _along(index, dim):
+    """The NumPy index that picks, at each position of ``index``, the element ``index`` names along ``dim``."""
+    if not index.ndim:
+        return index.reshape(1)
+    at = list(np.indices(index.shape, sparse=True))
+    at[dim] = index
+    return tuple(at)
+
+
 def _scatter_add_zeros(g, shape, dim, index):
-    out = np.zeros(shape, dtype=g._data.dtype)
-    idx = list(np.indices(index.shape, sparse=True))
-    idx[dim] = index
-    np.add.at(out, tuple(idx), g._data)
+    out = np.zeros(shape or (1,), dtype=g._data.dtype)
+    np.add.at(out, _along(index, dim), g._data.reshape(index.shape or (1,)))
+    out = out.reshape(shape)
     return record(SCATTER_ADD_ZEROS, (g,), out, {"shape": shape, "dim": dim, "index": index})
 
 
@@ -2812,11 +2865,11 @@ def _indexed_shape(x, items):
 
 def _split_advanced(items, ndim):
     """PyTorch's applySlicing: ints, slices, None and ``...`` make a view first, then the tensor indices
-    address that view's dims. None when a bool index spans other than one dim (NumPy then does it all)."""
-    if builtins.any(isinstance(i, np.ndarray) and i.dtype == np.bool_ and i.ndim != 1 for i in items):
-        return None
-    consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis)
-    basic, rest, dim = [], {}, 0
+    address that view's dims, a k-dim mask k of them. True and False add a dim, indexed by [0] or []."""
+    consumed = builtins.sum(_dims_indexed(i) for i in items)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    basic, rest, dim, covered = [], [], 0, 0  # covered: the view's dims that rest reaches
     for i in items:
         if i is Ellipsis:
             basic.append(i)
@@ -2827,16 +2880,71 @@ def _split_advanced(items, ndim):
             basic.append(i)
             dim += 1
         else:
-            basic.append(slice(None))
-            rest[dim] = i
+            k = _dims_indexed(i)
+            if i.ndim == 0:  # a bool
+                basic.append(None)
+                i, k = np.zeros(1 if i else 0, dtype=np.int64), 1
+            else:
+                basic += [slice(None)] * k
+            rest += [slice(None)] * (dim - covered) + [i]
+            dim += k
+            covered = dim
+    return tuple(basic), tuple(rest)
+
+
+def _dims_indexed(i):
+    if i is None or i is Ellipsis:
+        return 0
+    if isinstance(i, np.ndarray):
+        return i.ndim if i.dtype == np.bool_ else 1
+    return 1
+
+
+def _check_indices(shape, index):
+    """PyTorch's checks of an index of full slices and tensors, with its messages: each mask's shape,
+    the tensors broadcasting together, each index within its dim (the first bad one in the order
+    PyTorch's kernel meets them: by result element, then by index)."""
+    arrays, dim = [], 0
+    for i in index:
+        if isinstance(i, slice):
             dim += 1
-    return tuple(basic), tuple(rest.get(d, slice(None)) for d in range(builtins.max(rest) + 1))
+        elif i.dtype == np.bool_:
+            for j, n in enumerate(i.shape):
+                if n != shape[dim + j]:
+                    raise IndexError(f"The shape of the mask {list(i.shape)} at index {j} does not match the shape of "
+                                     f"the indexed tensor {list(shape)} at index {dim + j}")
+            dim += i.ndim
+            arrays += [(None, a) for a in np.nonzero(i)]
+        else:
+            arrays.append((shape[dim], i))
+            dim += 1
+    try:
+        common = np.broadcast_shapes(*(a.shape for _, a in arrays))
+    except ValueError:
+        shapes = ", ".join(str(list(a.shape)) for _, a in arrays)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}") from None
+    if not builtins.all(shape):
+        return
+    bad = [np.broadcast_to((a < -n) | (a >= n), common) for n, a in arrays if n is not None]
+    if builtins.any(b.any() for b in bad):
+        sizes = [(n, a) for n, a in arrays if n is not None]
+        first = np.argmax(np.stack(bad, -1).reshape(-1))
+        k = first % len(bad)
+        n, a = sizes[k]
+        value = np.broadcast_to(a, common).reshape(-1)[first // len(bad)]
+        position = [p for p, (m, _) in enumerate(arrays) if m is not None][k]
+        raise IndexError(f"index {value} is out of bounds for dimension {position} with size {n}")
+
+
+def _acts(basic):
+    """Whether the basic part of an index makes a view node (a full ``:`` or ``...`` does not)."""
+    return builtins.any(i is None or isinstance(i, int) or isinstance(i, slice) and i != slice(None) for i in basic)
 
 
 def setitem(x, index, value):
     """``x[index] = value``: in place, recorded as ``CopySlices`` (or ``IndexPutBackward0`` for
     tensor indices) when gradients flow, like PyTorch."""
-    items = tuple(_index_item(i) for i in (index if isinstance(index, tuple) else (index,)))
+    items = _index_items(index)
     trivial = builtins.all(i is Ellipsis or isinstance(i, slice) and i == slice(None) for i in items)
     if _grad_mode._enabled and x._requires_grad and x._grad_fn is None:
         # PyTorch writes through a view unless the index selects the whole tensor or is only advanced.
@@ -2844,10 +2952,9 @@ def setitem(x, index, value):
         raise RuntimeError(_VIEW_LEAF_INPLACE if view and not trivial else _LEAF_INPLACE)
     x._check_inplace()
     if not _is_basic(items):
-        split = _split_advanced(items, x._data.ndim)
-        if split is not None and builtins.any(
-                i is None or isinstance(i, int) or isinstance(i, slice) and i != slice(None) for i in split[0]):
-            setitem(getitem(x, split[0]), split[1], value)  # index_put_ on a view: CopySlices on x
+        basic, rest = _split_advanced(items, x._data.ndim)
+        if _acts(basic):
+            setitem(getitem(x, basic), rest, value)  # index_put_ on a view: CopySlices on x
             return x
     v = as_tensor_arg(value)
     target, index_error = (x._data.shape, None) if trivial else _indexed_shape(x, items)
@@ -3010,7 +3117,7 @@ def chunk(x, chunks, dim=0):
 
 
 WHERE = defop("WhereBackward0", lambda g, ans, a, b, cond: where(cond, g, 0.0),
-              lambda g, ans, a, b, cond: where(cond, 0.0, g))
+              lambda g, ans, a, b, cond: where(cond, 0.0, g), keeps=True)
 
 
 def where(condition, input=None, other=None):
@@ -3627,7 +3734,7 @@ def kron(a, b):
     return _unsafe_view(out, tuple(x * y for x, y in zip(sa, sb)))
 
 
-MASKED_SELECT = defop("MaskedSelectBackward0", lambda g, ans, x, mask: _masked_select_backward(g, mask))
+MASKED_SELECT = defop("MaskedSelectBackward0", lambda g, ans, x, mask: _masked_select_backward(g, mask), keeps=True)
 MASKED_SCATTER = defop("MaskedScatterBackward0", lambda g, ans, x, source, mask: masked_fill(g, _wrap(mask), 0.0),
                        lambda g, ans, x, source, mask: _masked_select_flat(g, mask, source.shape))
 
@@ -4142,8 +4249,15 @@ def _saved_numel(node):
 def _saved_tensor_attr(name):
     def get(node):
         v = node._attrs[name]
-        return v if v is None or isinstance(v, Tensor) else _wrap(np.asarray(v))
+        return v if v is None else _unfreed(node, v if isinstance(v, Tensor) else _wrap(np.asarray(v)))
     return get
+
+
+def _unfreed(node, tensor):
+    """A saved tensor kept among a node's attrs: like every SavedVariable, gone once backward freed the node."""
+    if node._freed:
+        raise freed_error()
+    return tensor
 
 
 def _saved_reduction(node):  # PyTorch's at::Reduction enum
@@ -4152,11 +4266,11 @@ def _saved_reduction(node):  # PyTorch's at::Reduction enum
 
 def _saved_expanded_weight(node):  # binary_cross_entropy keeps its weight expanded to the input's shape
     w = node._attrs["weight"]
-    return None if w is None else _wrap(np.broadcast_to(_np_of(w), node._metas[0][0]).copy())
+    return None if w is None else _unfreed(node, _wrap(np.broadcast_to(_np_of(w), node._metas[0][0]).copy()))
 
 
 def _saved_total_weight(node):
-    return _wrap(np.asarray(node._attrs["total"], dtype=node._metas[0][1]))
+    return _unfreed(node, _wrap(np.asarray(node._attrs["total"], dtype=node._metas[0][1])))
 
 
 def _int64(v):  # PyTorch shows a saved int64 as unsigned: a dim of -1 reads 2**64 - 1
@@ -4196,6 +4310,8 @@ def _saved_index_part(i):
 
 
 def _saved_indices(node):  # an index's parts up to the last tensor
+    if node._freed:
+        raise freed_error()
     parts = [_saved_index_part(i) for i in node._attrs["index"]]
     while parts and parts[-1] is None:
         parts.pop()
@@ -4242,7 +4358,7 @@ _SAVED_ATTRIBUTES = {
     "AmaxBackward0": _REDUCED_KEEPING,
     "AminBackward0": _REDUCED_KEEPING,
     "LogsumexpBackward0": _REDUCED_KEEPING,
-    **{name: {"dim": _saved_dim(), "keepdim": _KEEPDIM, "indices": lambda node: _wrap(node._attrs["indices"].astype(np.int64)),
+    **{name: {"dim": _saved_dim(), "keepdim": _KEEPDIM, "indices": lambda node: _unfreed(node, _wrap(node._attrs["indices"].astype(np.int64))),
               "self_sym_sizes": _saved_sizes} for name in ("MaxBackward0", "MinBackward0")},
     "VarBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "correction": lambda node: node._given["correction"],
                      "self": _SELF},

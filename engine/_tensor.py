@@ -283,7 +283,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 saved.append(s)
         node._saved = saved
     else:
-        node._saved = None
+        node._saved = () if op.keeps else None  # (): something for backward to free
     if _grad_mode._anomaly["enabled"]:
         from .autograd.anomaly_mode import record_trace
 

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _grad_mode
-from .._graph import AccumulateGrad
+from .._graph import AccumulateGrad, freed_error
 from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
 from .._tensor import _UNWORKED, Size, Tensor, _ndarray, _wrap, unpack_saved
 
@@ -166,6 +166,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         if op.saves or standins and (standins is _UNWORKED or standins[0] < len(node._metas)):
                             ans, args = unpack_saved(node, True)
                         else:  # nothing saved, no input's shape read: the rule sees the (shape, dtype) pairs
+                            if node._freed:  # (its kept index or mask freed by an earlier backward)
+                                raise freed_error()
                             ans, args = None, node._metas
                     else:
                         g = _as_tensor(g)
