@@ -2250,8 +2250,14 @@ def _view_of(out, x):
     out._base = x if x._base is None else x._base
     if _grad_mode._enabled:
         out._view_version = x._vc[0]  # a differentiable view: see refresh_view and copy_slices
+        if x._no_grad_view and x._requires_grad:  # a view of a no_grad view is one too
+            out._no_grad_view = True
+            out._no_grad_version = x._no_grad_version
     else:
         out._no_grad_view = True
+        # It reads requires_grad=True like its base, yet no grad flows into it (its edges are empty).
+        out._requires_grad = x._requires_grad
+        out._no_grad_version = x._vc[0]
     return out
 
 
@@ -2946,7 +2952,11 @@ def setitem(x, index, value):
     tensor indices) when gradients flow, like PyTorch."""
     items = _index_items(index)
     trivial = builtins.all(i is Ellipsis or isinstance(i, slice) and i == slice(None) for i in items)
-    if _grad_mode._enabled and x._requires_grad and x._grad_fn is None:
+    if _grad_mode._enabled and x._no_grad_view and x._requires_grad:
+        basic = items if _is_basic(items) else _split_advanced(items, x._data.ndim)[0]
+        if _acts(basic):  # PyTorch writes through a view of it: its error names that view's op
+            getitem(x, basic)._check_inplace()
+    if _grad_mode._enabled and x._requires_grad and x._grad_fn is None and not x._no_grad_view:
         # PyTorch writes through a view unless the index selects the whole tensor or is only advanced.
         view = builtins.any(i is None or isinstance(i, (int, slice)) and i != slice(None) for i in items)
         raise RuntimeError(_VIEW_LEAF_INPLACE if view and not trivial else _LEAF_INPLACE)

@@ -22,12 +22,16 @@ _SCALAR_OF_REQUIRES_GRAD = (
     "tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
     "python_variable_methods.cpp:822.)"
 )
-_NO_GRAD_VIEW_INPLACE = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
-    "you want the inplace to be tracked)."
+_AMBIGUOUS = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+    "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
+    "both outside (if you want the inplace to be tracked)."
 )
+_NO_GRAD_VIEW_INPLACE = "A view was created in no_grad mode and is being modified inplace with grad mode enabled. " + _AMBIGUOUS
+_NO_GRAD_VIEW_OF_VIEW = ("Output 0 of {name} is a view of a view which was created in no_grad mode and is being "
+                         "modified inplace with grad mode enabled. " + _AMBIGUOUS)
+_NO_GRAD_VIEW_CHANGED = ("A view was created in no_grad mode and its base or another view of its base has been modified "
+                         "inplace with grad mode enabled. " + _AMBIGUOUS)
 _VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 _MULTI_OUTPUT_VIEW = (
     "Output {nr} of {name} is a view and is being modified inplace. This view is the output of a function that "
@@ -235,6 +239,10 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 fn = t._grad_fn
                 if fn is not None:
                     edges.append((fn, t._output_nr))
+                elif t._no_grad_view:  # (see _ops._view_of)
+                    t._check_no_grad_view()
+                    edges.append(_NO_EDGE)
+                    missing = True
                 else:  # a leaf: its AccumulateGrad (Tensor._grad_accumulator, inlined)
                     acc = t._accumulator
                     acc = acc() if acc is not None else None
@@ -307,6 +315,8 @@ def _refresh_view(t):
 
     refresh_view(t)
 
+
+_INVALID = type("Invalid", (), {})()  # what a tensor's repr names as grad_fn when asking for it raises
 
 _UNUSED = object()  # a saved slot left empty: see Op.save_for
 _UNWORKED = object()  # a slot of Op's not worked out yet: see Op.standins
@@ -440,13 +450,23 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        if self._no_grad_view:
+            self._check_no_grad_view()
         if self._view_version is not None and self._view_version != self._vc[0]:
             _refresh_view(self)
         return expose(self._grad_fn)  # (user code sees the node: it takes its op's class)
 
     @property
     def is_leaf(self):
+        if self._no_grad_view:
+            self._check_no_grad_view()
         return self._grad_fn is None
+
+    def _check_no_grad_view(self):
+        # A view made under no_grad of a tensor that requires grad: once it or its base changed in
+        # place, PyTorch can't tell what its grad_fn should be, and says so wherever it is asked.
+        if self._requires_grad and self._vc[0] != self._no_grad_version:
+            raise RuntimeError(_NO_GRAD_VIEW_CHANGED)
 
     @property
     def output_nr(self):
@@ -744,7 +764,10 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         from ._printing import format_tensor
 
-        fn = expose(self._grad_fn)
+        try:
+            fn = self.grad_fn
+        except RuntimeError:  # a no_grad view changed in place (see _check_no_grad_view)
+            fn = _INVALID
         return format_tensor(
             self._data,
             _dtypes.from_numpy_dtype(self._data.dtype).name,
@@ -780,10 +803,12 @@ class Tensor:
                 "location. Please clone() the tensor before performing the operation.")
         if not _grad_mode._enabled:
             return
+        if self._no_grad_view and self._base._requires_grad:
+            fn = self._grad_fn  # (a view taken with grad on of a no_grad view has one)
+            raise RuntimeError(_NO_GRAD_VIEW_INPLACE if fn is None else
+                               _NO_GRAD_VIEW_OF_VIEW.format(name=fn.name().replace("Backward0", "")))
         if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
-        if self._no_grad_view and self._base._requires_grad:
-            raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
         if self._view_version is not None:
             base = self._base
             if base._requires_grad and base._grad_fn is None:

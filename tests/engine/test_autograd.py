@@ -992,6 +992,41 @@ def test_inplace_on_view_made_in_no_grad(torch_ref, et, case):
     same(torch_ref, et, fn)
 
 
+NO_GRAD_VIEWS = {  # a view made under no_grad of a tensor that requires grad, as PyTorch treats it
+    "reads requires_grad": "v = view()\nr = (v, v.requires_grad, v.is_leaf, v.grad_fn, v._base is x)",
+    "grads do not flow into it": "v = view()\nm = (v * 2).sum()\nm.backward()\n"
+                                 "r = (m, v.grad, x.grad, m.grad_fn.next_functions[0][0].next_functions)",
+    "grad() finds it unused": "v = view()\nr = t.autograd.grad((v * 3).sum(), v)",
+    "changed in place under no_grad": "v = view()\nwith t.no_grad():\n    v.mul_(2)\nr = (x, repr(v), v.requires_grad)",
+    "its grad_fn after a change": "v = view()\nwith t.no_grad():\n    x.mul_(2)\nr = v.grad_fn",
+    "used after a change": "v = view()\nwith t.no_grad():\n    v.mul_(2)\nr = v * 2",
+    "setitem select": "v = view()\nv[0] = 5.0",
+    "setitem slice": "v = view()\nv[0, 1:] = 5.0",
+    "setitem none": "v = view()\nv[None] = 5.0",
+    "setitem whole": "v = view()\nv[:] = 5.0",
+    "setitem tensor index": "v = view()\nv[[0]] = 5.0",
+    "in place on a view of it": "v = view()\nv[0].mul_(2)",
+    "a view of it with grad on": "v = view()\nw = v[0]\nwith t.no_grad():\n    w.mul_(2)\n"
+                                 "r = (w.requires_grad, repr(w))",
+}
+
+
+@pytest.mark.parametrize("case", list(NO_GRAD_VIEWS))
+@pytest.mark.torch
+def test_views_made_in_no_grad(torch_ref, et, case):
+    def fn(t):
+        x = t.ones(2, 3, requires_grad=True)
+
+        def view():
+            with t.no_grad():
+                return x[:2, 1:]
+        ns = {"t": t, "x": x, "view": view, "r": None}
+        exec(NO_GRAD_VIEWS[case], ns)
+        return ns["r"]
+
+    same(torch_ref, et, fn)
+
+
 @pytest.mark.torch
 def test_views_share_memory_without_grad(torch_ref, et):
     def fn(torch):
