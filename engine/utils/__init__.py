@@ -1,0 +1,4 @@
+"""``torch.utils``: the data-loading utilities."""
+from . import data
+
+__all__ = ["data"]
