@@ -26,6 +26,8 @@ from ._ops import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsi
                    logaddexp, logit, nan_to_num, rad2deg, sinc, xlogy)
 from ._ops import (cumprod, diag, diagonal, hstack, kron, masked_select, repeat_interleave, roll,  # noqa: E402
                    row_stack, std_mean, tile, trace, tril, triu, var_mean, vstack, einsum)
+from ._ops import (argsort, cummax, cummin, embedding, index_add, index_copy, index_fill, index_put,  # noqa: E402
+                   kthvalue, median, mode, msort, nanmedian, scatter, scatter_add, sort, take, take_along_dim, topk)
 from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, argmin, atan, bmm, cat, ceil, chunk,
                    clamp, clamp_max, clamp_min, clip, clone, concat, concatenate, cos, cosh, cumsum, div, dot, eq,
                    equal, exp, expm1, flatten, flip, floor, floor_divide, fmod, frac, gather, ge, greater,
@@ -39,7 +41,10 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
 from ._random import default_generator
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
-from . import autograd, nn, optim  # noqa: E402
+from . import autograd, linalg, nn, optim, utils  # noqa: E402
+from .linalg import det, matrix_power  # noqa: E402
+from .linalg import (_logdet as logdet, _torch_cholesky as cholesky, _torch_cross as cross,  # noqa: E402
+                     _torch_slogdet as slogdet, inv as inverse)
 from .autograd import Function  # noqa: F401
 from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
                                     set_anomaly_enabled)
@@ -89,6 +94,10 @@ def get_default_device():
 
 def detach(t):
     return t.detach()
+
+
+def index_put_(input, indices, values, accumulate=False):
+    return input.index_put_(indices, values, accumulate)
 
 
 def broadcast_tensors(*tensors):

@@ -24,6 +24,8 @@ for _name in (
     "arctan", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp",
     "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu", "diag", "diagonal", "trace", "roll",
     "cumprod", "kron", "masked_select", "repeat_interleave", "tile",
+    "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "take",
+    "take_along_dim", "scatter", "scatter_add", "index_add", "index_fill", "index_copy", "index_put",
 ):
     setattr(Tensor, _name, getattr(_ops, _name))
 
@@ -289,7 +291,8 @@ def _inplace(fn):
     def method(self, *args, **kwargs):
         self._check_inplace()
         src = self
-        if _grad_mode._enabled and (self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args)):
+        if _grad_mode._enabled and (self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad
+                                                               for a in (*args, *kwargs.values()))):
             # The node may save its input, so it gets a snapshot of the old value and history.
             from ._tensor import _wrap
 
@@ -314,7 +317,7 @@ for _name, _fn in {
     **{name + "_": getattr(_ops, name) for name in (
         "erf", "erfc", "asin", "acos", "arcsin", "arccos", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy",
         "lerp", "addcmul", "addcdiv", "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu",
-        "cumprod", "atan", "arctan")},
+        "cumprod", "atan", "arctan", "scatter", "scatter_add", "index_add", "index_fill", "index_copy", "index_put")},
     "asinh_": _ops.INPLACE_WITHOUT_DERIVATIVE["asinh"], "arcsinh_": _ops.INPLACE_WITHOUT_DERIVATIVE["asinh"],
     "acosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"], "arccosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"],
     "atanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"], "arctanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"],
@@ -436,3 +439,14 @@ Tensor.fill_ = _fill_
 Tensor.copy_ = _copy_
 Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
+
+
+from . import linalg as _linalg  # noqa: E402  (linalg builds on _ops, imported above)
+
+Tensor.det = _linalg.det
+Tensor.logdet = _linalg._logdet
+Tensor.slogdet = _linalg._torch_slogdet
+Tensor.inverse = _linalg.inv
+Tensor.matrix_power = _linalg.matrix_power
+Tensor.cholesky = _linalg._torch_cholesky
+Tensor.cross = _linalg._torch_cross

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _grad_mode
+from ._fma import fma
 from ._graph import expose, freed_error, node_class
 from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _ndarray, _new, _wrap,
                       check_size, is_scalar, record, unpack_saved)
@@ -1898,7 +1899,9 @@ def _norm(x, p, dim, keepdim, dtype, op):
             dims = list(range(x._data.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
             if len(dims) != 2:
                 raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
-            raise NotImplementedError(f"norm with p='{p}' (a matrix norm) is not available in this engine")
+            from .linalg import matrix_norm  # (here: linalg imports this module)
+
+            return matrix_norm(x, p, tuple(dims), keepdim, dtype=dtype)
     if x._data.dtype.kind != "f" and dtype is None:
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_scalar_type(x)}")
@@ -2623,14 +2626,23 @@ INDEX = defop("IndexBackward0", lambda g, ans, x, index: _embed(g, x.shape, inde
 COPY_SLICES = defop("CopySlices", lambda g, ans, x, v, index: _zero_at(g, index),
                     lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), cpp_name="torch::autograd::CopySlices")
 FILL_TENSOR = defop("FillBackward3", lambda g, ans, x, v: g * 0.0, lambda g, ans, x, v: sum(g))
-INDEX_PUT = defop("IndexPutBackward0", lambda g, ans, x, v, index: _zero_at(g, index),
-                  lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), keeps=True)
+INDEX_PUT = defop("IndexPutBackward0",
+                  lambda g, ans, x, v, index, accumulate=False: g if accumulate else _zeros_at(g, index, v),
+                  lambda g, ans, x, v, index, accumulate=False: sum_to(getitem_np(g, index), v.shape), keeps=True)
 MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0), keeps=True)
-GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: _scatter_add_zeros(g, x.shape, dim, index),
+# (the grad: zeros with g added at the gathered places, by scatter_add as PyTorch's gather_backward)
+GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: scatter_add(_zeros(x.shape, g), dim, _wrap(index), g),
                saves=(0,))  # (PyTorch saves self too: a later in-place change to it is an error at backward)
-SCATTER_ADD_ZEROS = defop("ScatterAddBackward0", lambda g, ans, x, shape, dim, index: gather(g, dim, _wrap(index)))
 INDEX_SELECT = defop("IndexSelectBackward0",
                      lambda g, ans, x, dim, index: _embed(g, x.shape, (slice(None),) * dim + (index,)), keeps=True)
+
+
+def _zeros_at(g, index, values):
+    """``g`` with zeros put at ``index``, as index_put records it (zeros shaped as ``values``, or 0-d for a number)."""
+    out = g._data.copy()
+    out[index] = 0
+    zeros = _wrap(np.zeros(getattr(values, "shape", ()), dtype=out.dtype))
+    return record(INDEX_PUT, (g, zeros), out, {"index": index})
 
 
 def _zero_at(g, index):
@@ -2823,11 +2835,9 @@ def _along(index, dim):
     return tuple(at)
 
 
-def _scatter_add_zeros(g, shape, dim, index):
-    out = np.zeros(shape or (1,), dtype=g._data.dtype)
-    np.add.at(out, _along(index, dim), g._data.reshape(index.shape or (1,)))
-    out = out.reshape(shape)
-    return record(SCATTER_ADD_ZEROS, (g,), out, {"shape": shape, "dim": dim, "index": index})
+def _zeros(shape, like):
+    """Zeros of ``shape`` in ``like``'s dtype: what the grads that scatter into zeros start from."""
+    return _wrap(np.zeros(shape, dtype=like._data.dtype))
 
 
 def _setitem_value(v, target, basic):
@@ -3652,21 +3662,13 @@ def diag(x, diagonal=0):
 
 
 TRACE = defop("TraceBackward0", lambda g, ans, x: _trace_backward(g, x.shape))
-INDEX_FILL = defop("IndexFillBackward1", lambda g, ans, x, value, index: _index_fill(g, index, 0.0),
-                   lambda g, ans, x, value, index: sum(getitem_np(g, (np.unique(index),))))
-
-
-def _index_fill(x, index, value):
-    """``x.index_fill(0, index, value)`` for a 1-D ``x``: IndexFillBackward1 when ``value`` is a tensor."""
-    out = _np_of(x).copy()
-    out[index] = _np_of(value)
-    return record(INDEX_FILL, (x, value), out, {"index": index})
 
 
 def _trace_backward(g, shape):
     # PyTorch's trace_backward: zeros, the diagonal's flat indices filled with the grad, viewed as the input
     n, m = shape
-    return view(_index_fill(_wrap(np.zeros(n * m, dtype=_np_of(g).dtype)), np.arange(0, n * m, m + 1), g), shape)
+    diagonal = _wrap(np.arange(0, n * m, m + 1, dtype=np.int64))
+    return view(index_fill(_wrap(np.zeros(n * m, dtype=_np_of(g).dtype)), 0, diagonal, g), shape)
 
 
 def trace(x):
@@ -3853,6 +3855,894 @@ def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _moment("std_mean", STD_MEAN, np.std, x, dim, unbiased, keepdim, correction, with_mean=True)
+
+
+# ----- Sorting and order statistics -----
+# PyTorch's CPU kernels order each slice with libstdc++'s introsort (sort, mode), introselect or
+# heap select (topk), or a median-of-three quickselect (kthvalue). None of these is stable: where
+# equal values meet, the index that comes out is wherever the algorithm's swaps left it. NumPy's
+# stable sort answers every slice without such ties; a slice with them is replayed, pair by pair,
+# with the algorithm PyTorch's kernel runs.
+
+_NOT_GIVEN = object()  # an argument left out, where PyTorch tells that from any value given
+_INSERTION = 16  # libstdc++'s cut-over to insertion sort (_S_threshold)
+
+
+def _one_dim(dim, nd):
+    """``dim`` wrapped for a tensor of ``nd`` dims (a 0-d tensor takes 0 and -1)."""
+    dims = norm_dims(dim, nd)
+    return dims[0] if nd else 0
+
+
+def _slices(d, dim):
+    """``d`` as rows along ``dim`` (moved last, the other dims flattened), and the other dims' sizes."""
+    m = np.moveaxis(d.reshape(1) if not d.ndim else d, dim, -1)
+    lead = m.shape[:-1]
+    return m.reshape(int(math.prod(lead)), m.shape[-1]), lead
+
+
+def _unslice(rows, lead, dim, nd):
+    """Rows back to a tensor's layout, ``dim`` from last to its place (a 0-d input: a 0-d result)."""
+    if not nd:
+        return rows.reshape(())
+    return np.ascontiguousarray(np.moveaxis(rows.reshape(lead + rows.shape[-1:]), -1, dim))
+
+
+def _reduced(values, lead, dim, nd, keepdim):
+    """One value per row back to a tensor's layout: the reduced ``dim`` dropped or kept as size 1."""
+    out = values.reshape(lead)
+    return np.expand_dims(out, dim) if keepdim and nd else out
+
+
+def _stable_order(rows, descending):
+    """Each row's stable order: ascending with nan last, or descending with nan first and, among
+    equal values, the first one first."""
+    if not descending:
+        return np.argsort(rows, axis=-1, kind="stable").astype(np.int64)
+    n = rows.shape[-1]
+    return (n - 1) - np.argsort(rows[:, ::-1], axis=-1, kind="stable")[:, ::-1].astype(np.int64)
+
+
+def _tied(s):
+    """Per row of sorted values: whether two neighbours are equal (nan counting as equal to nan)."""
+    a, b = s[:, 1:], s[:, :-1]
+    same = a == b
+    if s.dtype.kind == "f":
+        same |= np.isnan(a) & np.isnan(b)
+    return same.any(-1)
+
+
+def _pairs(row):
+    return list(zip(row.tolist(), range(len(row))))
+
+
+def _ascending(p, q):  # PyTorch's order for sort and topk(largest=False): nan last
+    return p[0] < q[0] or p[0] == p[0] and q[0] != q[0]
+
+
+def _descending(p, q):  # sort(descending=True) and topk: nan first
+    return p[0] > q[0] or p[0] != p[0] and q[0] == q[0]
+
+
+def _introsort(v, before, first=0, last=None):
+    """libstdc++'s std::sort of ``v[first:last]`` in place."""
+    last = len(v) if last is None else last
+    n = last - first
+    if n < 2:
+        return
+    _introsort_loop(v, first, last, 2 * (n.bit_length() - 1), before)
+    _insertion_sort(v, first, builtins.min(last, first + _INSERTION), before)
+    for i in range(first + _INSERTION, last):
+        _linear_insert(v, i, before)
+
+
+def _introsort_loop(v, first, last, depth, before):
+    while last - first > _INSERTION:
+        if depth == 0:
+            _heap_select(v, first, last, last, before)
+            _sort_heap(v, first, last, before)
+            return
+        depth -= 1
+        cut = _partition_around_median(v, first, last, before)
+        _introsort_loop(v, cut, last, depth, before)
+        last = cut
+
+
+def _partition_around_median(v, first, last, before):
+    # the median of v[first + 1], the middle and the last moves to v[first] as the pivot
+    a, b, c = first + 1, first + (last - first) // 2, last - 1
+    if before(v[a], v[b]):
+        m = b if before(v[b], v[c]) else c if before(v[a], v[c]) else a
+    else:
+        m = a if before(v[a], v[c]) else c if before(v[b], v[c]) else b
+    v[first], v[m] = v[m], v[first]
+    pivot, lo, hi = v[first], first + 1, last
+    while True:
+        while before(v[lo], pivot):
+            lo += 1
+        hi -= 1
+        while before(pivot, v[hi]):
+            hi -= 1
+        if lo >= hi:
+            return lo
+        v[lo], v[hi] = v[hi], v[lo]
+        lo += 1
+
+
+def _insertion_sort(v, first, last, before):
+    for i in range(first + 1, last):
+        if before(v[i], v[first]):
+            v[first:i + 1] = [v[i]] + v[first:i]
+        else:
+            _linear_insert(v, i, before)
+
+
+def _linear_insert(v, i, before):
+    item = v[i]
+    while before(item, v[i - 1]):
+        v[i] = v[i - 1]
+        i -= 1
+    v[i] = item
+
+
+def _sift(v, first, hole, n, item, before):
+    """libstdc++'s __adjust_heap: the hole at ``hole`` goes down to a leaf, then ``item`` up from there."""
+    top, child = hole, hole
+    while child < (n - 1) // 2:
+        child = 2 * (child + 1)
+        if before(v[first + child], v[first + child - 1]):
+            child -= 1
+        v[first + hole] = v[first + child]
+        hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * (child + 1)
+        v[first + hole] = v[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and before(v[first + parent], item):
+        v[first + hole] = v[first + parent]
+        hole, parent = parent, (parent - 1) // 2
+    v[first + hole] = item
+
+
+def _heap_select(v, first, middle, last, before):
+    n = middle - first
+    for parent in range((n - 2) // 2, -1, -1) if n > 1 else ():
+        _sift(v, first, parent, n, v[first + parent], before)
+    for i in range(middle, last):
+        if before(v[i], v[first]):
+            item, v[i] = v[i], v[first]
+            _sift(v, first, 0, n, item, before)
+
+
+def _sort_heap(v, first, last, before):
+    while last - first > 1:
+        last -= 1
+        item, v[last] = v[last], v[first]
+        _sift(v, first, 0, last - first, item, before)
+
+
+def _nth_element(v, nth, before):
+    """libstdc++'s std::nth_element (introselect)."""
+    first, last = 0, len(v)
+    depth = 2 * (last.bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(v, first, nth + 1, last, before)
+            v[first], v[nth] = v[nth], v[first]
+            return
+        depth -= 1
+        cut = _partition_around_median(v, first, last, before)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(v, first, last, before)
+
+
+def _quickselect(v, k):
+    """kthvalue's selection: median-of-three quickselect, nan above every number."""
+    def above(p, q):
+        return p[0] > q[0] or p[0] != p[0] and q[0] == q[0]
+
+    lo, hi = 0, len(v) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if above(v[lo], v[hi]):
+                v[lo], v[hi] = v[hi], v[lo]
+            break
+        mid = lo + (hi - lo) // 2
+        v[mid], v[lo + 1] = v[lo + 1], v[mid]
+        for a, b in ((lo + 1, hi), (lo, hi), (lo + 1, lo)):
+            if above(v[a], v[b]):
+                v[a], v[b] = v[b], v[a]
+        i, j, pivot = lo + 1, hi, v[lo]
+        while True:
+            i += 1
+            while above(pivot, v[i]):
+                i += 1
+            j -= 1
+            while above(v[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            v[i], v[j] = v[j], v[i]
+        v[lo], v[j] = v[j], v[lo]
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return v[k]
+
+
+def _sort_rows(rows, descending, stable):
+    order = _stable_order(rows, descending)
+    if not stable and rows.shape[-1] > _INSERTION:  # (shorter slices get insertion sort: stable)
+        for r in np.flatnonzero(_tied(np.take_along_axis(rows, order, -1))):
+            v = _pairs(rows[r])
+            _introsort(v, _descending if descending else _ascending)
+            order[r] = [i for _, i in v]
+    return order
+
+
+def _topk_rows(rows, k, largest, sort):
+    n = rows.shape[-1]
+    order = _stable_order(rows, largest)
+    # Unsorted, the order is whatever the selection leaves; sorted, only ties among the first k + 1 matter.
+    replay = _tied(np.take_along_axis(rows, order[:, :k + 1], -1)) if sort else np.ones(len(rows), bool)
+    order = order[:, :k].copy()
+    before = _descending if largest else _ascending
+    for r in np.flatnonzero(replay) if k else ():
+        v = _pairs(rows[r])
+        if k * 64 <= n:  # PyTorch's kernel: std::partial_sort for a small k, else std::nth_element
+            _heap_select(v, 0, k, n, before)
+            _sort_heap(v, 0, k, before)
+        else:
+            _nth_element(v, k - 1, before)
+            if sort:
+                _introsort(v, before, 0, k - 1)
+        order[r] = [i for _, i in v[:k]]
+    return order
+
+
+def _empty_dim_check(name, d, dim):
+    if d.ndim and not d.shape[dim]:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def _not_for_bool(d, kernel):
+    if d.dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def _selected_grad(g, shape, dim, indices, keepdim):
+    """The grad of values picked along ``dim`` at ``indices``: zeros with ``g`` scattered back."""
+    if not keepdim and shape:
+        g = unsqueeze(g, dim)
+        indices = np.expand_dims(indices, dim)
+    return scatter(_zeros(shape, g), dim, _wrap(indices), g)
+
+
+def _cummaxmin_grad(g, x, dim, indices):
+    if not math.prod(x.shape):
+        return g
+    return scatter_add(_zeros(x.shape, g), dim, _wrap(indices), g)
+
+
+SORT = defop("SortBackward0", lambda g, ans, x, dim, indices: _selected_grad(g, x.shape, dim, indices, True),
+             keeps=True)
+SORT_STABLE = defop("SortBackward1", SORT.vjps[0], keeps=True)
+TOPK = defop("TopkBackward0", SORT.vjps[0], keeps=True)
+KTHVALUE = defop("KthvalueBackward0",
+                 lambda g, ans, x, dim, keepdim, indices: _selected_grad(g, x.shape, dim, indices, keepdim), keeps=True)
+MEDIAN_DIM = defop("MedianBackward1", KTHVALUE.vjps[0], keeps=True)
+NANMEDIAN_DIM = defop("NanmedianBackward1", KTHVALUE.vjps[0], keeps=True)
+MODE = defop("ModeBackward0", KTHVALUE.vjps[0], keeps=True)
+# (the grad is shared by the elements equal to the median: PyTorch's evenly_distribute_backward)
+MEDIAN = defop("MedianBackward0", lambda g, ans, x: _extreme_grad(g, ans, x), saves=(0, "result"))
+NANMEDIAN = defop("NanmedianBackward0", MEDIAN.vjps[0], saves=(0, "result"))
+CUMMAX = defop("CummaxBackward0", lambda g, ans, x, dim, indices: _cummaxmin_grad(g, x, dim, indices), saves=(0,))
+CUMMIN = defop("CumminBackward0", CUMMAX.vjps[0], saves=(0,))
+
+
+def sort(x, dim=-1, descending=False, *, stable=_NOT_GIVEN):
+    d = x._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    rows, lead = _slices(d, dim)
+    order = _sort_rows(rows, descending, stable is not _NOT_GIVEN and bool(stable))
+    vals = _unslice(np.take_along_axis(rows, order, -1), lead, dim, d.ndim)
+    idx = _unslice(order, lead, dim, d.ndim)
+    # (given at all, even as None or False, stable picks the overload whose node is SortBackward1)
+    op = SORT if stable is _NOT_GIVEN else SORT_STABLE
+    v = _given(record(op, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
+    return _ReturnType("sort", v, _wrap(idx))
+
+
+def argsort(x, dim=-1, descending=False, *, stable=False):
+    d = x._data
+    dim = _one_dim(dim, d.ndim)
+    rows, lead = _slices(d, dim)
+    return _wrap(_unslice(_sort_rows(rows, descending, stable), lead, dim, d.ndim))
+
+
+def msort(x):
+    return sort(x, 0).values
+
+
+def topk(x, k, dim=-1, largest=True, sorted=True):
+    d = x._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    if not 0 <= k <= (d.shape[dim] if d.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    if d.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    rows, lead = _slices(d, dim)
+    order = _topk_rows(rows, k if d.ndim else 1, largest, sorted)  # (a 0-d tensor gives itself, even for k=0)
+    vals = _unslice(np.take_along_axis(rows, order, -1), lead, dim, d.ndim)
+    idx = _unslice(order, lead, dim, d.ndim)
+    v = _given(record(TOPK, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
+    return _ReturnType("topk", v, _wrap(idx))
+
+
+def _order_statistic(name, op, x, dim, keepdim, pick):
+    """``pick(rows)`` gives each row's (value, index): a tensor of values with a node keeping the indices."""
+    d = x._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    _empty_dim_check(name, d, dim)
+    rows, lead = _slices(d, dim)
+    vals, idx = pick(rows) if len(rows) else (rows[:, 0], np.zeros(0, np.int64))
+    vals, idx = _reduced(vals, lead, dim, d.ndim, keepdim), _reduced(idx, lead, dim, d.ndim, keepdim)
+    v = _given(record(op, (x,), vals, {"dim": dim, "keepdim": keepdim, "indices": idx}), dim=given)
+    return _ReturnType(name, v, _wrap(idx))
+
+
+def kthvalue(x, k, dim=-1, keepdim=False):
+    d = x._data
+    wrapped = _one_dim(dim, d.ndim)
+    _empty_dim_check("kthvalue", d, wrapped)
+    if not 1 <= k <= (d.shape[wrapped] if d.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {wrapped}")
+    _not_for_bool(d, "kthvalue_cpu")
+
+    def pick(rows):
+        order = _stable_order(rows, False)
+        at = order[:, k - 1].copy()
+        # only a tie at the k-th place makes the index depend on the selection's swaps
+        s = np.take_along_axis(rows, order[:, builtins.max(k - 2, 0):k + 1], -1)
+        for r in np.flatnonzero(_tied(s)):
+            at[r] = _quickselect(_pairs(rows[r]), k - 1)[1]
+        return rows[np.arange(len(rows)), at], at
+
+    return _order_statistic("kthvalue", KTHVALUE, x, dim, keepdim, pick)
+
+
+def _median_rows(rows, ignore_nan):
+    """Each row's lower median (the lower middle of the values in (value, index) order) and its index.
+    With a nan, median gives the first nan; nanmedian leaves the nans out (all nan: the first)."""
+    n = rows.shape[-1]
+    order = _stable_order(rows, False)
+    nans = np.isnan(rows) if rows.dtype.kind == "f" else np.zeros(rows.shape, bool)
+    if ignore_nan:
+        at = np.maximum((n - nans.sum(-1) - 1) // 2, 0)
+    else:
+        at = np.full(len(rows), (n - 1) // 2)
+    idx = order[np.arange(len(rows)), at]
+    if not ignore_nan:
+        idx = np.where(nans.any(-1), np.argmax(nans, -1), idx)
+    return rows[np.arange(len(rows)), idx], idx.astype(np.int64)
+
+
+def median(x, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
+    return _median("median", MEDIAN, MEDIAN_DIM, x, dim, keepdim, False)
+
+
+def nanmedian(x, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
+    return _median("nanmedian", NANMEDIAN, NANMEDIAN_DIM, x, dim, keepdim, True)
+
+
+def _median(name, op, dim_op, x, dim, keepdim, ignore_nan):
+    d = x._data
+    if dim is _NOT_GIVEN:
+        if keepdim is not _NOT_GIVEN:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        _not_for_bool(d, "median_cpu")
+        if not d.size:  # the median of nothing
+            return record(op, (x,), np.asarray(np.nan if d.dtype.kind == "f" else np.iinfo(d.dtype).min, d.dtype))
+        return record(op, (x,), _median_rows(d.reshape(1, -1), ignore_nan)[0].reshape(()))
+    if dim is None:
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    _empty_dim_check("median", d, _one_dim(dim, d.ndim))
+    _not_for_bool(d, "median_out")
+    keepdim = False if keepdim is _NOT_GIVEN else keepdim
+    return _order_statistic(name, dim_op, x, dim, keepdim, lambda rows: _median_rows(rows, ignore_nan))
+
+
+def _mode_replay(row):
+    """PyTorch's mode of one slice: (value, index) pairs through std::sort by value, then the first
+    of the longest runs, taken at its last pair."""
+    v = _pairs(row)
+    _introsort(v, lambda p, q: p[0] < q[0])
+    best, run, found = 0, 0, v[0]
+    for i, p in enumerate(v):
+        run += 1
+        if i == len(v) - 1 or p[0] != v[i + 1][0]:
+            if run > best:
+                best, found = run, p
+            run = 0
+    return found
+
+
+def _mode_rows(rows):
+    n = rows.shape[-1]
+    order = np.argsort(rows, axis=-1, kind="stable").astype(np.int64)
+    s = np.take_along_axis(rows, order, -1)
+    step = s[:, 1:] != s[:, :-1]
+    starts = np.concatenate([np.ones((len(rows), 1), bool), step], -1)
+    ends = np.concatenate([step, np.ones((len(rows), 1), bool)], -1)
+    pos = np.arange(n)
+    runs = np.where(ends, pos - np.maximum.accumulate(np.where(starts, pos, 0), -1) + 1, 0)
+    best = np.argmax(runs, -1)  # the first longest run: the smallest of the commonest values
+    r = np.arange(len(rows))
+    vals, idx = s[r, best], order[r, best]
+    # Up to 16 values std::sort is an insertion sort, stable: the run's last pair is the value's last
+    # occurrence. Past that (when the run has several) or with a nan, which pair ends it takes a replay.
+    replay = runs[r, best] > 1 if n > _INSERTION else np.zeros(len(rows), bool)
+    if rows.dtype.kind == "f":
+        replay |= np.isnan(rows).any(-1)
+    for i in np.flatnonzero(replay):
+        vals[i], idx[i] = _mode_replay(rows[i])
+    return vals, idx
+
+
+def mode(x, dim=-1, keepdim=False):
+    return _order_statistic("mode", MODE, x, dim, keepdim, _mode_rows)
+
+
+def _cummaxmin(name, op, accumulate, x, dim):
+    d = x._data
+    if not d.ndim and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    given, dim = dim, _one_dim(dim, d.ndim)
+    if not d.ndim:
+        vals, idx = d.copy(), np.zeros((), np.int64)
+    else:
+        vals = accumulate(d, axis=dim)
+        # an element takes over when it equals the running extreme, or is nan (PyTorch's >= / <=)
+        takes = d == vals
+        if d.dtype.kind == "f":
+            takes |= np.isnan(d)
+        pos = np.arange(d.shape[dim], dtype=np.int64).reshape([-1 if a == dim else 1 for a in range(d.ndim)])
+        idx = np.maximum.accumulate(np.where(takes, pos, 0), axis=dim) if d.size else np.zeros(d.shape, np.int64)
+    v = _given(record(op, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
+    return _ReturnType(name, v, _wrap(idx))
+
+
+def cummax(x, dim):
+    return _cummaxmin("cummax", CUMMAX, np.maximum.accumulate, x, dim)
+
+
+def cummin(x, dim):
+    return _cummaxmin("cummin", CUMMIN, np.minimum.accumulate, x, dim)
+
+
+# ----- take, take_along_dim -----
+
+TAKE = defop("TakeBackward0", lambda g, ans, x, index: _put_zeros(g, x.shape, index), saves=(0,))
+PUT = defop("PutBackward0", lambda g, ans, x, source, index: g, lambda g, ans, x, source, index: take(g, _wrap(index)),
+            keeps=True)
+
+
+def _put_zeros(g, shape, index):
+    """Zeros of ``shape`` with ``g`` added at the flat positions ``index``: take's backward (zeros put_ g,
+    accumulating)."""
+    n = int(math.prod(shape))
+    out = np.zeros(n, dtype=g._data.dtype)
+    np.add.at(out, np.where(index < 0, index + n, index).reshape(-1), g._data.reshape(-1))
+    return record(PUT, (_zeros(shape, g), g), out.reshape(shape), {"index": index})
+
+
+def take(x, index):
+    idx = index._data
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_type(index)}")
+    d = x._data
+    n = d.size
+    if not n and idx.size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {idx[bad].flat[0]} on a tensor of {n} elements.")
+    return record(TAKE, (x,), d.reshape(-1)[idx], {"index": idx})
+
+
+def take_along_dim(x, indices, dim=None):
+    idx = indices._data
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_type(indices)}")
+    if dim is None:
+        return gather(view(x, -1), 0, view(indices, -1))
+    d = x._data
+    dim = _one_dim(dim, d.ndim)
+    if idx.ndim != d.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {d.ndim} dimensions for input, and {idx.ndim} dimensions for indices")
+    # PyTorch's helper: both broadcast over every dim but ``dim`` (expand nodes even at the same shape)
+    sizes = d.shape[:dim] + idx.shape[dim:dim + 1] + d.shape[dim + 1:]
+    try:
+        shape = np.broadcast_shapes(sizes, idx.shape)
+    except ValueError:
+        raise _broadcast_error(sizes, idx.shape) from None
+    indices = expand(indices, shape)
+    return gather(expand(x, shape[:dim] + d.shape[dim:dim + 1] + shape[dim + 1:]), dim, indices)
+
+
+# ----- scatter and the index_* ops: out of place here, in place through _methods._inplace -----
+
+def _src_grad(node, g, src, dim, index):
+    if tuple(index.shape) != tuple(src.shape):  # an index smaller than src: PyTorch's engine refuses the grad
+        raise RuntimeError(f"Function {node} returned an invalid gradient at index 1 - got {list(index.shape)} but "
+                           f"expected shape compatible with {list(src.shape)}")
+    return gather(g, dim, _wrap(index))
+
+
+def _index_source_grad(g, source, dim, index, alpha=1):
+    r = index_select(g, dim, _wrap(index))
+    r = expand(r, source.shape) if len(source.shape) else reshape(r, ())
+    return r if alpha == 1 else _mul_scalar(r, alpha)
+
+
+SCATTER = defop("ScatterBackward0", lambda g, ans, x, src, dim, index: scatter(g, dim, _wrap(index), 0.0),
+                lambda g, ans, x, src, dim, index: _src_grad("ScatterBackward0", g, src, dim, index), keeps=True)
+SCATTER_VALUE = defop("ScatterBackward1", lambda g, ans, x, dim, index: scatter(g, dim, _wrap(index), 0.0), keeps=True)
+SCATTER_ADD = defop("ScatterAddBackward0", lambda g, ans, x, src, dim, index: g,
+                    lambda g, ans, x, src, dim, index: _src_grad("ScatterAddBackward0", g, src, dim, index), keeps=True)
+# PyTorch keeps the index (and index_add's source) only when the source needs a grad: without, a
+# second backward goes through. These twins have the same names and rules, keeping nothing.
+SCATTER_ADD_TO_SELF = defop("ScatterAddBackward0", *SCATTER_ADD.vjps)
+SCATTER_REDUCE = defop("NotImplemented", _not_implemented("scatter"), _not_implemented("scatter"),
+                       cpp_name="torch::autograd::NotImplemented")
+INDEX_ADD = defop("IndexAddBackward0", lambda g, ans, x, source, dim, index, alpha: g,
+                  lambda g, ans, x, source, dim, index, alpha: _index_source_grad(g, source, dim, index, alpha),
+                  saves=(1,), keeps=True)
+INDEX_ADD_TO_SELF = defop("IndexAddBackward0", *INDEX_ADD.vjps)
+INDEX_COPY = defop("IndexCopyBackward0", lambda g, ans, x, source, dim, index: index_fill(g, dim, _wrap(index), 0),
+                   lambda g, ans, x, source, dim, index: _index_source_grad(g, source, dim, index),
+                   saves=(1,), keeps=True)
+INDEX_FILL = defop("IndexFillBackward0", lambda g, ans, x, dim, index: index_fill(g, dim, _wrap(index), 0), keeps=True)
+INDEX_FILL_T = defop("IndexFillBackward1", lambda g, ans, x, value, dim, index: index_fill(g, dim, _wrap(index), 0),
+                     lambda g, ans, x, value, dim, index: sum(index_select(g, dim, _wrap(np.unique(index)))),
+                     keeps=True)
+
+
+def _scatter_checks(x, dim, index, src):
+    """PyTorch's checks of scatter and scatter_add, in its order, with its messages."""
+    d = x._data
+    dim = _one_dim(dim, d.ndim)
+    idx = index._data
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if src is not None and src._data.dtype != d.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if not idx.size:
+        return dim, idx
+    nd = builtins.max(d.ndim, 1)
+    if builtins.max(idx.ndim, 1) != nd:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    ishape, sshape = idx.shape or (1,), d.shape or (1,)
+    wrong = builtins.any(ishape[k] > sshape[k] for k in range(nd) if k != dim)
+    if src is not None:
+        s = src._data
+        for k in range(nd) if not wrong else ():
+            if ishape[k] > (s.shape[norm_dims(k, s.ndim)[0]] if s.ndim else 1):  # (a src of fewer dims: IndexError)
+                wrong = True
+                break
+        if builtins.max(s.ndim, 1) != nd:
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
+        more = f" and to be no larger size than src {list(src._data.shape)}" if src is not None else ""
+        raise RuntimeError(f"Expected index {list(idx.shape)} to be no larger than self {list(d.shape)} apart from "
+                           f"dimension {dim}{more}")
+    bad = (idx < 0) | (idx >= sshape[dim])
+    if bad.any():
+        raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {dim} with size {sshape[dim]}")
+    return dim, idx
+
+
+def _scatter_np(d, dim, idx, src, ufunc=None):
+    """``d`` with ``src`` (an array as large as ``idx`` or larger, or a number) written, or combined by
+    ``ufunc``, at the positions ``idx`` names along ``dim``."""
+    out = d.copy()
+    if not idx.size:
+        return out
+    flat = out.reshape(d.shape or (1,))
+    at = _along(idx, dim)
+    if isinstance(src, np.ndarray):
+        src = src.reshape(src.shape or (1,))[tuple(slice(0, n) for n in idx.shape or (1,))]
+    else:
+        src = np.asarray(src).astype(d.dtype)
+    if ufunc is None:
+        flat[at] = src
+    else:
+        ufunc.at(flat, at, np.broadcast_to(src, idx.shape or (1,)))
+    return out
+
+
+_SCATTER_REDUCE_WARNED = [False]
+
+
+def scatter(x, dim, index, src=_NOT_GIVEN, value=_NOT_GIVEN, *, reduce=None):
+    if src is _NOT_GIVEN and value is _NOT_GIVEN:
+        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    if src is not _NOT_GIVEN and not isinstance(src, Tensor):
+        src, value = _NOT_GIVEN, src  # a number in src's place is the value
+    tensor = src if src is not _NOT_GIVEN else None
+    if reduce is not None and tensor is not None and not _SCATTER_REDUCE_WARNED[0]:
+        _SCATTER_REDUCE_WARNED[0] = True  # (once per process, as PyTorch's TORCH_WARN_ONCE)
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+                      "future PyTorch release. Use torch.scatter_reduce instead for more reduction options. "
+                      "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+                      ":225.)", UserWarning, stacklevel=2)
+    given = dim
+    dim, idx = _scatter_checks(x, dim, index, tensor)
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        ufunc = np.add if reduce == "add" else np.multiply
+        out = _scatter_np(x._data, dim, idx, value if tensor is None else tensor._data, ufunc)
+        return _grad_edges_only(record(SCATTER_REDUCE, (x,) if tensor is None else (x, tensor), out))
+    if tensor is None:
+        out = record(SCATTER_VALUE, (x,), _scatter_np(x._data, dim, idx, value), {"dim": dim, "index": idx})
+    else:
+        out = record(SCATTER, (x, tensor), _scatter_np(x._data, dim, idx, tensor._data), {"dim": dim, "index": idx})
+    return _given(out, dim=given) if given != dim else out
+
+
+def scatter_add(x, dim, index, src):
+    given = dim
+    dim, idx = _scatter_checks(x, dim, index, src)
+    out = _scatter_np(x._data, dim, idx, src._data, np.add)
+    if _grad_mode._enabled and src._requires_grad:
+        out = record(SCATTER_ADD, (x, src), out, {"dim": dim, "index": idx})
+    else:
+        out = record(SCATTER_ADD_TO_SELF, (x, src), out, {"dim": dim, "index": None})
+    return _given(out, dim=given) if given != dim else out
+
+
+def index_add(x, dim, index, source, *, alpha=1):
+    d, s, idx = x._data, source._data, index._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    if idx.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                         f"{_scalar_type(index)} and size: {list(idx.shape)}")
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_scalar_type(index)}")
+    if s.dtype != d.dtype:
+        raise RuntimeError(f"index_add_(): self ({_scalar_type(x)}) and source ({_scalar_type(source)}) must have "
+                           "the same scalar type")
+    n = s.shape[norm_dims(dim, s.ndim)[0]] if s.ndim else 1
+    if idx.size != n:
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({n}), for dim: {dim}")
+    rest_self = d.shape[:dim] + d.shape[dim + 1:] if d.ndim and s.ndim else d.shape
+    rest_source = s.shape[:dim] + s.shape[dim + 1:] if d.ndim and s.ndim else s.shape
+    if rest_self != rest_source:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                           f"self.shape = {list(d.shape)} source.shape = {list(s.shape)}")
+    flat = idx.reshape(-1)
+    size = d.shape[dim] if d.ndim else 1
+    if flat.size and (flat.min() < 0 or flat.max() >= size):
+        raise IndexError("index out of range in self")
+    out = d.copy()
+    np.add.at(out.reshape(d.shape or (1,)), (slice(None),) * dim + (flat,),
+              (s if alpha == 1 else s * alpha).reshape(s.shape or (1,)))
+    if _grad_mode._enabled and source._requires_grad:
+        out = record(INDEX_ADD, (x, source), out, {"dim": dim, "index": idx, "alpha": alpha})
+    else:
+        out = record(INDEX_ADD_TO_SELF, (x, source), out, {"dim": dim, "index": None, "alpha": alpha})
+    return _given(out, dim=given) if given != dim else out
+
+
+def index_copy(x, dim, index, source):
+    d, s, idx = x._data, source._data, index._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    if not s.ndim and idx.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {idx.size})")
+    if s.ndim != d.ndim and s.ndim and d.ndim:
+        raise IndexError("index_copy_(): When source and destination are not scalars, their dimensionality must "
+                         f"match. Source dimensionality ({s.ndim}), destination dimensionality ({d.ndim})")
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_scalar_type(index)}")
+    if s.dtype != d.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_scalar_type(x)} and (source) {_scalar_type(source)}")
+    rest_self, rest_source = d.shape[:dim] + d.shape[dim + 1:], s.shape[:dim] + s.shape[dim + 1:]
+    if rest_self != rest_source:
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {' '.join(map(str, rest_self))} at dimension {dim} and source slice shape: "
+                           f"{' '.join(map(str, rest_source))} at dimension 0.")
+    if s.ndim and idx.size != s.shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
+                         f"({s.shape[dim]})")
+    flat = idx.reshape(-1)
+    size = d.shape[dim] if d.ndim else 1
+    bad = (flat < 0) | (flat >= size)
+    if bad.any():
+        raise IndexError(f"index_copy_(): index {flat[np.argmax(bad)]} is out of bounds for dimension {dim} with "
+                         f"size {size}")
+    out = d.copy()
+    out.reshape(d.shape or (1,))[(slice(None),) * dim + (flat,)] = s.reshape(s.shape or (1,))
+    out = record(INDEX_COPY, (x, source), out, {"dim": dim, "index": idx})
+    return _given(out, dim=given) if given != dim else out
+
+
+def index_fill(x, dim, index, value):
+    d, idx = x._data, index._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    if idx.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, Tensor) and value._data.ndim:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._data.ndim} dimension(s).")
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    flat = idx.reshape(-1)
+    size = d.shape[dim] if d.ndim else 1
+    bad = (flat < -size) | (flat >= size)
+    if bad.any():
+        raise IndexError(f"index {flat[np.argmax(bad)]} is out of bounds for dimension {dim} with size {size}")
+    out = d.copy()
+    out.reshape(d.shape or (1,))[(slice(None),) * dim + (flat,)] = np.asarray(_np_of(value)).astype(d.dtype)
+    if isinstance(value, Tensor):
+        out = record(INDEX_FILL_T, (x, value), out, {"dim": dim, "index": idx})
+    else:
+        out = record(INDEX_FILL, (x,), out, {"dim": dim, "index": idx})
+    return _given(out, dim=given) if given != dim else out
+
+
+def _index_put_items(x, indices, values):
+    """index_put's indices as NumPy index arrays (a bool or byte tensor is a mask), checked as PyTorch checks them."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, not "
+                        f"{type(indices).__name__}")
+    for k, i in enumerate(indices):
+        if not isinstance(i, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument 0, but got {type(i).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if len(indices) == 1 and indices[0]._data.dtype == np.uint8 and values._data.size == 1:
+        # (PyTorch hands a lone mask and a single value to masked_fill_, which takes bool masks only)
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    items = []
+    for i in indices:
+        a = i._data
+        if a.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if a.dtype == np.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
+                          "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)",
+                          UserWarning, stacklevel=3)
+            a = a.astype(bool)
+        items.append(a)
+    nd = x._data.ndim
+    used = builtins.sum(_dims_indexed(i) for i in items)
+    if used > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd} (got {used})")
+    # A 0-d True covers no dim; a 0-d False selects nothing.
+    if builtins.any(i.ndim == 0 and i.dtype == np.bool_ and not i for i in items):
+        return None
+    items = [i for i in items if i.ndim or i.dtype != np.bool_]
+    return tuple(items) if items else (slice(None),)
+
+
+def index_put(x, indices, values, accumulate=False):
+    items = _index_put_items(x, indices, values)
+    d, v = x._data, values._data
+    if v.dtype != d.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_scalar_type(x)} for the "
+                           f"destination and {_scalar_type(values)} for the source.")
+    if items is None:
+        return record(INDEX_PUT, (x, values), d.copy(), {"index": (np.zeros(0, np.int64),), "accumulate": accumulate})
+    try:
+        _check_indices(d.shape, items)
+        out_of_bounds = None
+    except IndexError as e:
+        if not str(e).startswith("index "):
+            raise
+        out_of_bounds = e  # (PyTorch meets it after the value's shape)
+    safe = items if out_of_bounds is None else tuple(
+        np.zeros_like(i) if isinstance(i, np.ndarray) and i.dtype != np.bool_ else i for i in items)
+    target = d[safe].shape
+    if not _broadcastable(v.shape, target) or np.broadcast_shapes(v.shape, target) != target:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(v.shape)} cannot be broadcast to indexing "
+                           f"result of shape {list(target)}")
+    if out_of_bounds is not None:
+        raise out_of_bounds
+    out = d.copy()
+    if accumulate:
+        np.add.at(out, items, np.broadcast_to(v, target))
+    else:
+        out[items] = v
+    return record(INDEX_PUT, (x, values), out, {"index": items, "accumulate": accumulate})
+
+
+# ----- embedding -----
+
+EMBEDDING = defop("EmbeddingBackward0", lambda g, ans, weight, indices, padding_idx, scale_grad_by_freq, sparse:
+                  embedding_dense_backward(g, indices, weight.shape[0], padding_idx, scale_grad_by_freq), keeps=True)
+EMBEDDING_DENSE_BACKWARD = defop(
+    "EmbeddingDenseBackwardBackward0",
+    lambda g, ans, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq:
+    _embedding_double_backward(g, indices, padding_idx), keeps=True)
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """``torch.embedding``: rows of ``weight`` picked by ``indices`` (``F.embedding`` checks and renorms first)."""
+    w, idx = weight._data, indices._data
+    if w.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                           f"Int; but got torch.{_dtypes.from_numpy_dtype(idx.dtype)._legacy} instead (while checking "
+                           "arguments for embedding)")
+    if sparse and _grad_mode._enabled and weight._requires_grad:
+        raise NotImplementedError("embedding with sparse=True: sparse gradients are not available in this engine")
+    flat = idx.reshape(-1)
+    if flat.size and (flat.min() < 0 or flat.max() >= w.shape[0]):
+        raise IndexError("index out of range in self")
+    return record(EMBEDDING, (weight,), w[flat].reshape(idx.shape + w.shape[1:]),
+                  {"indices": idx, "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
+                   "sparse": sparse})
+
+
+def embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """The weight's grad: each index's rows of ``grad_output`` summed into its row (none into
+    ``padding_idx``'s), divided by the index's count with ``scale_grad_by_freq``."""
+    go = grad_output._data
+    flat = indices.reshape(-1)
+    keep = flat != padding_idx
+    flat, rows = flat[keep], go.reshape(-1, go.shape[-1])[keep]
+    out = np.zeros((num_weights, go.shape[-1]), dtype=go.dtype)
+    if not scale_grad_by_freq:
+        np.add.at(out, flat, rows)
+    else:
+        # Row by row in the indices' order, each added as out + scale * row rounded once (PyTorch's
+        # kernel adds with alpha=scale, a fused multiply-add): one round per repeat of an index.
+        counts = np.bincount(indices.reshape(-1).astype(np.intp), minlength=num_weights)  # (intp: 32 bits in Pyodide)
+        scale = (1.0 / counts[flat]).astype(go.dtype)[:, None]
+        order = np.argsort(flat, kind="stable")
+        repeat = np.empty(flat.size, np.int64)
+        repeat[order] = np.arange(flat.size) - np.searchsorted(flat[order], flat[order])
+        for r in range(int(repeat.max()) + 1 if flat.size else 0):
+            at = repeat == r
+            out[flat[at]] = fma(scale[at], rows[at], out[flat[at]], go.dtype)
+    return record(EMBEDDING_DENSE_BACKWARD, (grad_output,), out,
+                  {"indices": indices, "num_weights": num_weights, "padding_idx": padding_idx,
+                   "scale_grad_by_freq": scale_grad_by_freq})
+
+
+def _embedding_double_backward(g, indices, padding_idx):
+    # (PyTorch's: the rows picked again, padding zeroed; the count scaling, if any, is not applied again)
+    flat = indices.reshape(-1)
+    out = index_select(g, 0, _wrap(flat))
+    if padding_idx >= 0:
+        out = masked_fill(out, _wrap((flat == padding_idx)[:, None]), 0.0)
+    return view(out, indices.shape + (-1,))
+
+
+def embedding_renorm_(weight, indices, max_norm, norm_type):
+    """Rows of ``weight`` that ``indices`` name, scaled in place to norm ``max_norm`` where they exceed it."""
+    w, idx = weight._data, indices._data
+    rows = np.unique(idx)
+    if rows.size and (rows[0] < 0 or rows[-1] >= w.shape[0]):
+        raise IndexError("index out of range in self")
+    for r in rows:
+        norm = float(np.linalg.norm(w[r], norm_type))
+        if norm > max_norm:
+            w[r] *= max_norm / (norm + 1e-7)
+    weight._bump()
+    return weight
 
 
 # ----- einsum: PyTorch's algorithm, so that its graph has PyTorch's nodes -----
@@ -4225,7 +5115,7 @@ def _names_read(code):
 for _op, _users in (
     (MUL, {0: (1,), 1: (0,)}), (DIV, {0: (1,), 1: (0, 1)}), (POW_T, {0: (0, 1), 1: (0, 1), "result": (1,)}),
     (REMAINDER, {0: (1,), 1: (1,)}), (FMOD, {0: (1,), 1: (1,)}), (MM, {0: (1,), 1: (0,)}), (MV, {0: (1,), 1: (0,)}),
-    (DOT, {0: (1,), 1: (0,)}), (BMM, {0: (1,), 1: (0,)}), (ADDMM, {1: (2,), 2: (1,)}),
+    (DOT, {0: (1,), 1: (0,)}), (BMM, {0: (1,), 1: (0,)}), (ADDMM, {1: (2,), 2: (1,)}), (INDEX_COPY, {1: (1,)}),
 ):
     _op.save_for = _users
 
@@ -4339,6 +5229,10 @@ _SELF, _OTHER, _RESULT = _saved_slot(0), _saved_slot(1), _saved_slot("result")
 _KEEPDIM = _saved_attr("keepdim")
 _REDUCED = {"dim": _saved_dims(), "keepdim": _KEEPDIM, "self_sym_sizes": _saved_sizes}
 _REDUCED_KEEPING = {"dim": _saved_dims(none=()), "keepdim": _KEEPDIM, "self": _SELF, "result": _RESULT}
+# (index_add keeps no source when the source needs no grad: INDEX_ADD_TO_SELF saves nothing)
+_INDEX_SOURCE = {"dim": _saved_dim(), "index": _saved_tensor_attr("index"),
+                 "source": lambda node: _saved_slot(1)(node) if node._op.saves else None,
+                 "source_dim": lambda node: len(node._metas[1][0])}
 _SAVED_ATTRIBUTES = {
     "AddBackward0": {"alpha": _saved_attr("alpha", 1)},
     "SubBackward0": {"alpha": _saved_attr("alpha", 1)},
@@ -4470,6 +5364,25 @@ _SAVED_ATTRIBUTES = {
     "NllLossBackward0": {"self": _SELF, "target": _saved_tensor_attr("target"), "weight": _saved_tensor_attr("weight"),
                          "ignore_index": lambda node: node._attrs["ignore_index"] % (1 << 64),
                          "reduction": _saved_reduction, "total_weight": _saved_total_weight},
+    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "self_sym_sizes": _saved_sizes}
+       for name in ("SortBackward0", "SortBackward1", "TopkBackward0")},
+    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "keepdim": _KEEPDIM,
+              "self_sym_sizes": _saved_sizes}
+       for name in ("KthvalueBackward0", "MedianBackward1", "NanmedianBackward1", "ModeBackward0")},
+    **{name: {"self": _SELF, "result": _RESULT} for name in ("MedianBackward0", "NanmedianBackward0")},
+    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "self": _SELF}
+       for name in ("CummaxBackward0", "CumminBackward0")},
+    "TakeBackward0": {"index": _saved_tensor_attr("index"), "self": _SELF},
+    **{name: {"dim": _saved_dim(), "index": _saved_tensor_attr("index")}
+       for name in ("ScatterBackward0", "ScatterBackward1", "ScatterAddBackward0", "IndexFillBackward0",
+                    "IndexFillBackward1")},
+    "IndexAddBackward0": {**_INDEX_SOURCE, "alpha": _saved_attr("alpha")},
+    "IndexCopyBackward0": _INDEX_SOURCE,
+    "IndexPutBackward0": {"indices": _saved_indices, "accumulate": _saved_attr("accumulate", False)},
+    "EmbeddingBackward0": {"indices": _saved_tensor_attr("indices"),
+                           "padding_idx": lambda node: _int64(node._attrs["padding_idx"]),
+                           "scale_grad_by_freq": _saved_attr("scale_grad_by_freq"), "sparse": _saved_attr("sparse"),
+                           "weight_sym_argsize_0": lambda node: node._metas[0][0][0]},
 }
 for _name, _getters in _SAVED_ATTRIBUTES.items():
     for _attr, _get in _getters.items():

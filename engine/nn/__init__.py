@@ -1,11 +1,11 @@
 """``torch.nn``: modules, parameters, initialisations and the functional API (losses and activations)."""
-from . import functional, init
+from . import functional, init, utils
 from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout1d,
-                      Dropout2d, Dropout3d, ELU, Flatten, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh, HuberLoss,
-                      Identity, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module, ModuleDict,
-                      ModuleList, MSELoss, NLLLoss, PairwiseDistance, ParameterDict, ParameterList, ReLU, ReLU6, SELU,
-                      Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
-                      Threshold, Unflatten)
+                      Dropout2d, Dropout3d, ELU, Embedding, Flatten, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh,
+                      HuberLoss, Identity, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module,
+                      ModuleDict, ModuleList, MSELoss, NLLLoss, PairwiseDistance, ParameterDict, ParameterList, ReLU,
+                      ReLU6, SELU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
+                      Tanhshrink, Threshold, Unflatten)
 from .parameter import Parameter
 
 __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
@@ -14,4 +14,4 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
            "BCELoss", "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU",
            "Mish", "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss",
            "HuberLoss", "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d",
-           "Dropout3d"]
+           "Dropout3d", "Embedding"]

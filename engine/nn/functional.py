@@ -8,7 +8,7 @@ import numpy as np
 from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, gelu, glu, hardsigmoid,
                     hardswish, huber_loss, l1_loss, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
                     sigmoid, smooth_l1_loss, softmax, softplus, tanh)
-from .. import _ops
+from .. import _grad_mode, _ops
 from .._ops import addmm, matmul
 from .._random import default_generator
 from .._tensor import _wrap
@@ -214,8 +214,27 @@ def one_hot(tensor, num_classes=-1):
     return _wrap((d[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    """Rows of ``weight`` looked up by the integer tensor ``input``: shape ``input.shape + (embedding_dim,)``.
+    ``padding_idx``'s row gets no grad; with ``max_norm``, the rows looked up are first scaled down in
+    place (without grad) to that norm where they exceed it."""
+    n = weight.shape[0]
+    if padding_idx is None:
+        padding_idx = -1
+    elif not -n <= padding_idx < n:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    elif padding_idx < 0:
+        padding_idx += n
+    if not isinstance(input, _ops.Tensor):
+        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {type(input).__name__}")
+    if max_norm is not None:
+        with _grad_mode.no_grad():
+            _ops.embedding_renorm_(weight, input, max_norm, norm_type)
+    return _ops.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "softplus", "silu", "elu",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
            "nll_loss", "linear", "gelu", "hardtanh", "relu6", "softsign", "logsigmoid", "selu", "celu", "mish",
            "hardsigmoid", "hardswish", "softmin", "glu", "threshold", "smooth_l1_loss", "huber_loss", "kl_div",
-           "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout"]
+           "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "embedding"]

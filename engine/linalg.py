@@ -1,0 +1,1029 @@
+"""``torch.linalg``: decompositions, solvers, inverses and norms, each one node as in PyTorch.
+
+The forwards are NumPy's LAPACK calls. Every backward rule is written with this engine's ops
+(``matmul``, ``solve``, ``where``, ...), so higher-order grads work as for the other ops. The
+decompositions whose rules read several outputs (qr, eigh, svd) keep those besides the first as
+``_SavedOutputs``: their rules read them back as tensors whose ``grad_fn`` is the node, as
+PyTorch's saved outputs are.
+
+>>> import engine as torch
+>>> A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+>>> torch.linalg.det(A)
+tensor(5., grad_fn=<LinalgDetBackward0>)
+"""
+import builtins
+import math
+import operator
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtypes, _grad_mode
+from ._graph import freed_error, node_class
+from ._ops import (_broadcast_error, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
+                   amax, amin, cat, clone, defop, matmul, neg, norm_dims, permute, sum, to_dtype, transpose,
+                   tril, unsqueeze, where)
+from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
+from ._tensor import Tensor, _version_message, _wrap, record
+
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex", "matmul",
+           "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
+           "vector_norm"]
+
+
+class LinAlgError(RuntimeError):
+    """A singular or non-positive-definite input (PyTorch's ``torch._C._LinAlgError``)."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+LinAlgError.__module__ = "torch._C"
+
+
+# ----- torch.return_types.linalg_* -----
+
+def _return_type(name, fields):
+    def __new__(cls, *values):
+        return tuple.__new__(cls, values)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+
+    ns = {"__slots__": (), "__new__": __new__, "__repr__": __repr__,
+          "n_fields": len(fields), "n_sequence_fields": len(fields), "n_unnamed_fields": 0,
+          **{f: property(operator.itemgetter(i)) for i, f in enumerate(fields)}}
+    cls = type(name, (tuple,), ns)
+    cls.__module__ = "torch.return_types"
+    return cls
+
+
+_SlogdetResult = _return_type("slogdet", ("sign", "logabsdet"))
+_LinalgSlogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+_LinalgInvEx = _return_type("linalg_inv_ex", ("inverse", "info"))
+_LinalgSolveEx = _return_type("linalg_solve_ex", ("result", "info"))
+_LinalgQr = _return_type("linalg_qr", ("Q", "R"))
+_LinalgEigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_LinalgSvd = _return_type("linalg_svd", ("U", "S", "Vh"))
+
+
+# ----- Checks, with PyTorch's messages -----
+
+def _check_ndim(A, fname, name="A"):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{fname}: The input tensor {name} must have at least 2 dimensions.")
+
+
+def _check_square(A, fname):
+    m, n = A._data.shape[-2:]
+    if m != n:
+        raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are {m} by {n} matrices")
+
+
+def _check_float(A, fname):
+    if A._data.dtype.kind != "f":
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {_scalar_type(A)}")
+
+
+def _not_for(A, kernel):
+    """PyTorch has no CPU kernel for this dtype (Half, or an integer type where it checks nothing first)."""
+    if A._data.dtype == np.float16 or A._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_type(A)}'")
+
+
+def _no_low_precision(A, fname):
+    if A._data.dtype == np.float16:
+        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got Half")
+
+
+def _square_float(A, fname):
+    _check_ndim(A, fname)
+    _check_square(A, fname)
+    _check_float(A, fname)
+
+
+def _batch_prefix(A, info):
+    """"(Batch element k): " for the first failing matrix of a batch; nothing for one matrix."""
+    if A._data.ndim <= 2:
+        return "", int(info.reshape(-1)[0])
+    k = int(np.flatnonzero(info.reshape(-1))[0])
+    return f"(Batch element {k}): ", int(info.reshape(-1)[k])
+
+
+def _quiet(fn, *args, **kwargs):
+    with np.errstate(all="ignore"):
+        return fn(*args, **kwargs)
+
+
+# ----- LAPACK's LU (getrf/getrs), for what NumPy does not return -----
+# NumPy's inv and solve raise on a singular matrix without saying which; PyTorch names the first
+# zero pivot, returns inf/nan from inv_ex and solve_ex, and shows LU and pivots as _saved_LU.
+
+def _lu(a):
+    """Partial pivoting as getrf does it: (packed LU, 1-based int32 pivots, info = first zero pivot)."""
+    shape, n = a.shape, a.shape[-1]
+    lu = a.reshape((-1, n, n)).copy()
+    b = lu.shape[0]
+    rows = np.arange(b)
+    piv = np.zeros((b, n), np.int32)
+    info = np.zeros(b, np.int32)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            piv[:, k] = p + 1
+            top = lu[rows, p].copy()
+            lu[rows, p] = lu[:, k]
+            lu[:, k] = top
+            pivot = lu[:, k, k]
+            zero = pivot == 0
+            info[(info == 0) & zero] = k + 1
+            lu[:, k + 1:, k] *= np.where(zero, 1, 1 / np.where(zero, 1, pivot))[:, None].astype(lu.dtype)
+            lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
+    return lu.reshape(shape), piv.reshape(shape[:-1]), info.reshape(shape[:-2])
+
+
+def _lu_solve(lu, piv, rhs):
+    """getrs: solve with the factors of ``_lu`` (stacks of matrices, the same batch), so that a
+    zero pivot gives PyTorch's infs and nans."""
+    n = lu.shape[-1]
+    shape = rhs.shape
+    lu = lu.reshape((-1, n, n))
+    x = rhs.reshape((-1,) + shape[-2:]).copy()
+    rows = np.arange(x.shape[0])
+    piv = piv.reshape(-1, n) - 1
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            p = piv[:, k]
+            top = x[rows, p].copy()
+            x[rows, p] = x[:, k]
+            x[:, k] = top
+        for k in range(n):
+            x[:, k + 1:] -= lu[:, k + 1:, k, None] * x[:, k, None, :]
+        for k in reversed(range(n)):
+            x[:, k] /= lu[:, k, k, None]
+            x[:, :k] -= lu[:, :k, k, None] * x[:, k, None, :]
+    return x.reshape(shape)
+
+
+def _column_major(x):
+    """Each matrix laid out column-major, as LAPACK returns it and PyTorch keeps it (so views and
+    products of the result take PyTorch's nodes: ReshapeAliasBackward0 rather than ViewBackward0)."""
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
+
+
+def _eye_like(d):
+    n = d.shape[-1]
+    return np.broadcast_to(np.eye(n, dtype=d.dtype), d.shape).copy()
+
+
+def _inverse(d):
+    """(inverse, info) of a stack of square matrices; a singular one is solved as getrs does."""
+    try:
+        return _quiet(np.linalg.inv, d), np.zeros(d.shape[:-2], np.int32)
+    except np.linalg.LinAlgError:
+        lu, piv, info = _lu(d)
+        return _lu_solve(lu, piv, _eye_like(d)), info
+
+
+def _mT(x):
+    return transpose(x, -2, -1)
+
+
+def _eye(n, dtype):
+    return _wrap(np.eye(n, dtype=dtype))
+
+
+def _diag_embed(v):
+    return unsqueeze(v, -1) * _eye(v._data.shape[-1], v._data.dtype)
+
+
+# ----- Outputs a rule reads besides the first -----
+
+class _SavedOutputs:
+    """Outputs of a multi-output node kept for its rule (the first is its saved "result"): each
+    read back, like PyTorch's SavedVariable, with the node as grad_fn while a graph is built, and
+    checked for in-place changes."""
+
+    __slots__ = ("node", "items")
+
+    def __init__(self, outs, positions):
+        fn = outs[0]._grad_fn
+        self.node = weakref.ref(fn) if fn is not None else None
+        self.items = {i: (outs[i]._data, outs[i]._vc, outs[i]._vc[0]) for i in positions}
+
+    def get(self, i, graph=None):
+        data, vc, version = self.items[i]
+        node = self.node() if self.node is not None else None
+        graph = _grad_mode._enabled if graph is None else graph
+        t = _wrap(data, graph)
+        t._vc = vc
+        t._output_nr = i
+        if vc[0] != version:
+            raise RuntimeError(_version_message(t, version, node))
+        if graph:
+            t._grad_fn = node
+        return t
+
+
+def _keep(outs, attrs, *positions):
+    if outs[0]._grad_fn is not None:
+        attrs["outs"] = _SavedOutputs(outs, positions)
+    return outs
+
+
+# ----- det, slogdet, logdet -----
+
+def _det_grad(g, ans, A):
+    # PyTorch's rule: g * det * A^-T; where det is 0 it gives 0 (first order), or the matrix of
+    # cofactors from an SVD when a graph is built (so second derivatives at a singular matrix exist).
+    scale = unsqueeze(unsqueeze(g * ans, -1), -1)
+    zero = ans._data == 0
+    if not _grad_mode._enabled:
+        d = A._data
+        mask = zero[..., None, None]
+        safe = np.where(mask, np.eye(d.shape[-1], dtype=d.dtype), d)
+        inv_t = np.swapaxes(_inverse(safe)[0], -1, -2)
+        return _wrap(np.where(mask, d.dtype.type(0), scale._data * inv_t))
+    if not zero.any():
+        return scale * _mT(inv(A))
+    n, dt = A._data.shape[-1], A._data.dtype
+    g2 = unsqueeze(unsqueeze(g, -1), -1)
+    if zero.all():
+        return g2 * _cofactors(A)
+    mask = _wrap(zero[..., None, None])
+    # Each formula gets a stand-in where the other applies (I, and a matrix with distinct singular
+    # values), so that neither puts inf or nan in the other's grads.
+    nonsingular = scale * _mT(inv(where(mask, _eye(n, dt), A)))
+    singular = g2 * _cofactors(where(mask, A, _wrap(np.diag(np.arange(1, n + 1, dtype=dt)))))
+    return where(mask, singular, nonsingular)
+
+
+def _cofactors(A):
+    U, S, Vh = svd(A, full_matrices=False)
+    sign = np.linalg.det(U._data) * np.linalg.det(Vh._data)
+    others = _prod_of_others(S, (S._data.ndim - 1,)) * _wrap(np.asarray(sign, S._data.dtype)[..., None])
+    return matmul(U * unsqueeze(others, -2), Vh)
+
+
+def _slogdet_grad(gs, ans, A):
+    g = gs[1]
+    if g is None:
+        return None  # the sign is locally constant: PyTorch leaves the grad undefined
+    g2 = unsqueeze(unsqueeze(g, -1), -1)
+    if _grad_mode._enabled:
+        return solve(_mT(A), g2 * _eye(A._data.shape[-1], A._data.dtype))
+    return _wrap(g2._data * np.swapaxes(_inverse(A._data)[0], -1, -2))
+
+
+DET = defop("LinalgDetBackward0", _det_grad, saves=(0, "result"))
+SLOGDET = defop("LinalgSlogdetBackward0", _slogdet_grad, saves=(0, "result"), outputs=(0, 1))
+
+
+def det(A):
+    """The determinant of each matrix; one ``LinalgDetBackward0`` node."""
+    _square_float(A, "linalg.det")
+    _not_for(A, "lu_cpu")
+    d = A._data
+    out = np.asarray(_quiet(np.linalg.det, d), dtype=d.dtype)
+    return record(DET, (A,), _nan_where_nan(d, out))
+
+
+def _nan_where_nan(d, out, fill=np.nan):
+    """``fill`` for each matrix holding a nan, as LAPACK's LU in PyTorch gives (NumPy's may pivot it away)."""
+    has_nan = np.isnan(d).any(axis=(-2, -1)) if d.size else False
+    return np.where(has_nan, d.dtype.type(fill), out) if np.any(has_nan) else out
+
+
+def _slogdet(A, fname, result_type):
+    _square_float(A, fname)
+    _no_low_precision(A, fname)
+    d = A._data
+    sign, logabs = _quiet(np.linalg.slogdet, d)
+    sign, logabs = _nan_where_nan(d, np.asarray(sign, d.dtype), 0), _nan_where_nan(d, np.asarray(logabs, d.dtype))
+    outs = record(SLOGDET, (A,), (sign, logabs), n_outputs=2)
+    return result_type(*outs)
+
+
+def slogdet(A):
+    """``(sign, logabsdet)`` of each matrix, both outputs of one ``LinalgSlogdetBackward0`` node."""
+    return _slogdet(A, "linalg.slogdet", _LinalgSlogdet)
+
+
+def _torch_slogdet(A):
+    """``torch.slogdet``: ``linalg.slogdet`` with the return type ``torch.return_types.slogdet``."""
+    return _slogdet(A, "linalg.slogdet", _SlogdetResult)
+
+
+def _logdet(A):
+    """``torch.logdet``: nan where the determinant is negative, as PyTorch computes it from slogdet."""
+    sign, logabs = _slogdet(A, "logdet", lambda *outs: outs)
+    return where(sign < 0, math.nan, logabs)
+
+
+# ----- inv, solve -----
+
+INV = defop("LinalgInvExBackward0", lambda g, ans, A: neg(matmul(matmul(_mT(ans), g), _mT(ans))), saves=("result",))
+
+
+def _inv_checks(A):
+    _square_float(A, "linalg.inv")
+    _no_low_precision(A, "linalg.inv")
+
+
+def _singular_inverse(A, fname, info):
+    prefix, k = _batch_prefix(A, info)
+    return LinAlgError(f"{fname}: {prefix}The diagonal element {k} is zero, the inversion could not be completed "
+                       "because the input matrix is singular.")
+
+
+def inv(A):
+    """The inverse of each matrix (``LinalgInvExBackward0``); a singular one raises ``LinAlgError``."""
+    _inv_checks(A)
+    out, info = _inverse(A._data)
+    if info.any():
+        raise _singular_inverse(A, "linalg.inv", info)
+    return record(INV, (A,), _column_major(out))
+
+
+def inv_ex(A, *, check_errors=False):
+    """``(inverse, info)``: info is the first zero pivot of each matrix (0 when invertible)."""
+    _inv_checks(A)
+    out, info = _inverse(A._data)
+    if check_errors and info.any():
+        raise _singular_inverse(A, "linalg.inv_ex", info)
+    return _LinalgInvEx(record(INV, (A,), _column_major(out)), _wrap(np.asarray(info, np.int32)))
+
+
+def _vector_case(A, B):
+    return B.ndim == 1 or B.ndim == A.ndim - 1 and B.shape == A.shape[:-1]
+
+
+def _solve_grad_B(g, ans, A, B, left):
+    return solve(_mT(A), g, left=left)
+
+
+def _solve_grad_A(g, ans, A, B, left):
+    gB = solve(_mT(A), g, left=left)
+    if _vector_case(A._data, g._data):
+        return neg(unsqueeze(gB, -1) * unsqueeze(ans, -2))
+    return neg(matmul(gB, _mT(ans)) if left else matmul(_mT(ans), gB))
+
+
+SOLVE = defop("LinalgSolveExBackward0", _solve_grad_A, _solve_grad_B, saves=(0, "result"))
+
+
+def _solve(A, B, left, fname):
+    _check_float(A, fname)
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"{fname}: Expected A and B to have the same dtype, but found A of type {_scalar_type(A)} "
+                           f"and B of type {_scalar_type(B)} instead")
+    _check_ndim(A, fname)
+    if B._data.ndim < 1:
+        raise RuntimeError(f"{fname}: The input tensor B must have at least 2 dimensions.")
+    _check_square(A, fname)
+    _not_for(A, "lu_cpu")
+    a, b = A._data, B._data
+    vector = _vector_case(a, b)
+    bm = b[..., None] if vector else b
+    n = a.shape[-1]
+    if (bm.shape[-2] if left else bm.shape[-1]) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
+                           f"{bm.shape[-2]}x{bm.shape[-1]})")
+    try:
+        batch = np.broadcast_shapes(bm.shape[:-2], a.shape[:-2])
+    except ValueError:
+        raise _broadcast_error(bm.shape[:-2], a.shape[:-2]) from None
+    a2 = np.broadcast_to(a, batch + a.shape[-2:])
+    b2 = np.broadcast_to(bm, batch + bm.shape[-2:])
+    if not left:  # X A = B as A^T X^T = B^T
+        a2, b2 = np.swapaxes(a2, -1, -2), np.swapaxes(b2, -1, -2)
+    info = np.zeros(a.shape[:-2], np.int32)
+    try:
+        x = _quiet(np.linalg.solve, a2, b2)
+    except np.linalg.LinAlgError:
+        lu, piv, info = _lu(a if left else np.swapaxes(a, -1, -2))
+        lu2 = np.broadcast_to(lu, batch + lu.shape[-2:])
+        x = _lu_solve(lu2, np.broadcast_to(piv, batch + piv.shape[-1:]), np.ascontiguousarray(b2))
+    if not left:
+        x = np.swapaxes(x, -1, -2)
+    x = np.ascontiguousarray(x[..., 0]) if vector else _column_major(x) if left else np.ascontiguousarray(x)
+    return record(SOLVE, (A, B), x, {"left": left}), info
+
+
+def _singular_solve(A, info, fname="torch.linalg.solve"):
+    prefix, _ = _batch_prefix(A, info)
+    return LinAlgError(f"{fname}: {prefix}The solver failed because the input matrix is singular.")
+
+
+def solve(A, B, *, left=True):
+    """X with ``A X = B`` (``XA = B`` when ``left=False``); B may be a (batch of) vector(s)."""
+    x, info = _solve(A, B, left, "linalg.solve")
+    if info.any():
+        raise _singular_solve(A, info)
+    return x
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    """``(result, info)``: ``solve`` that reports a singular matrix in info instead of raising."""
+    x, info = _solve(A, B, left, "linalg.solve")
+    if check_errors and info.any():
+        raise _singular_solve(A, info, "torch.linalg.solve_ex")
+    return _LinalgSolveEx(x, _wrap(np.asarray(info, np.int32)))
+
+
+# ----- cholesky -----
+
+def _cholesky_info(a):
+    """potrf's info for each matrix (reading its lower triangle): the order of the first leading
+    minor that is not positive-definite, 0 if none."""
+    n = a.shape[-1]
+    a = a.reshape((-1, n, n)).astype(np.float64)
+    L = np.zeros_like(a)
+    info = np.zeros(a.shape[0], np.int32)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            d = a[:, j, j] - np.sum(L[:, j, :j] ** 2, axis=-1)
+            bad = ~(d > 0)
+            info[(info == 0) & bad] = j + 1
+            dj = np.sqrt(np.where(bad, 1.0, d))
+            L[:, j, j] = dj
+            L[:, j + 1:, j] = (a[:, j + 1:, j] - np.einsum("bik,bk->bi", L[:, j + 1:, :j], L[:, j, :j])) / dj[:, None]
+    return info
+
+
+def _phi(X):
+    """The lower triangle with the diagonal halved."""
+    return tril(X) - X * _eye(X._data.shape[-1], X._data.dtype) * 0.5
+
+
+def _cholesky_grad(g, ans, A, upper):
+    # With A = L L^T: gA = L^-T phi(L^T gL) L^-1, made symmetric as PyTorch returns it.
+    L, gL = (_mT(ans), _mT(g)) if upper else (ans, g)
+    P = _phi(matmul(_mT(L), gL))
+    S = solve(L, solve(_mT(L), P), left=False)
+    return (S + _mT(S)) * 0.5
+
+
+CHOLESKY = defop("LinalgCholeskyExBackward0", _cholesky_grad, saves=("result",))
+CHOLESKY_LEGACY = defop("CholeskyBackward0", _cholesky_grad, saves=("result",))
+
+
+def _cholesky(A, upper, fname, op):
+    _square_float(A, fname)
+    _not_for(A, "cholesky_cpu")
+    d = A._data
+    lower = np.swapaxes(d, -1, -2) if upper else d  # upper=True reads the upper triangle
+    try:
+        L = _quiet(np.linalg.cholesky, lower)
+        info = None if np.isfinite(L).all() else _cholesky_info(lower).reshape(d.shape[:-2])  # (a nan passes NumPy)
+    except np.linalg.LinAlgError:
+        info = _cholesky_info(lower).reshape(d.shape[:-2])
+    if info is not None and info.any():
+        prefix, k = _batch_prefix(A, info)
+        raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is not "
+                          f"positive-definite (the leading minor of order {k} is not positive-definite).")
+    out = np.swapaxes(L, -1, -2) if upper else L
+    return record(op, (A,), _column_major(out.astype(d.dtype, copy=False)), {"upper": upper})
+
+
+def cholesky(A, *, upper=False):
+    """L with ``A = L L^T`` (U with ``A = U^T U`` if ``upper``); not positive-definite raises ``LinAlgError``."""
+    return _cholesky(A, upper, "linalg.cholesky", CHOLESKY)
+
+
+_WARNED = set()  # PyTorch gives its deprecation warnings once per process
+
+
+def _warn_once(key, message):
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def _torch_cholesky(A, upper=False):
+    """``torch.cholesky``: deprecated in PyTorch, with its warning (once); node ``CholeskyBackward0``."""
+    _warn_once("cholesky", (
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
+        "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
+        "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+        "This transform will produce equivalent results for all valid (symmetric positive definite) inputs. "
+        "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:1765.)"))
+    return _cholesky(A, upper, "linalg.cholesky", CHOLESKY_LEGACY)
+
+
+# ----- qr -----
+
+def _qr_square_grad(gQ, gR, Q, R):
+    # A = QR with R square: gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q.
+    M = 0.0
+    if gR is not None:
+        M = matmul(R, _mT(gR))
+    if gQ is not None:
+        M = M - matmul(_mT(gQ), Q)
+    low = tril(M, -1)
+    sym = low + _mT(low) + M * _eye(M._data.shape[-1], M._data.dtype)
+    rhs = matmul(Q, sym) if gQ is None else gQ + matmul(Q, sym)
+    return solve(_mT(R), rhs, left=False)
+
+
+def _qr_grad(gs, Q, A, mode, outs=None):
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+                           "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    m, n = A.shape[-2:]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    gQ, gR = gs
+    R = outs.get(1)
+    if m >= n:
+        return _qr_square_grad(gQ, gR, Q, R)
+    # A wide A = [X | Y] = Q [R1 | R2]: X = Q R1 is a square QR, and Y = Q R2.
+    R1, R2 = R[..., :, :m], R[..., :, m:]
+    gR1 = gR[..., :, :m] if gR is not None else None
+    if gR is not None:
+        gR2 = gR[..., :, m:]
+        extra = matmul(matmul(Q, R2), _mT(gR2))
+        gQ = extra if gQ is None else gQ + extra
+        gY = matmul(Q, gR2)
+    else:
+        gY = _wrap(np.zeros(Q.shape[:-1] + (n - m,), Q._data.dtype))
+    return cat([_qr_square_grad(gQ, gR1, Q, R1), gY], -1)
+
+
+QR = defop("LinalgQrBackward0", _qr_grad, saves=("result",), outputs=(0, 1))
+
+
+def qr(A, mode="reduced"):
+    """``(Q, R)`` with ``A = QR``; ``mode`` is 'reduced', 'complete' or 'r' (Q then empty)."""
+    _check_ndim(A, "linalg.qr")
+    _check_float(A, "linalg.qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'")
+    _not_for(A, "geqrf_cpu")
+    d = A._data
+    m, n = d.shape[-2:]
+    if 0 in (m, n):  # (NumPy's QR of an empty matrix is not LAPACK's)
+        k = m if mode == "complete" else builtins.min(m, n)
+        Q = np.broadcast_to(np.eye(m, k, dtype=d.dtype), d.shape[:-2] + (m, k)).copy()
+        R = np.zeros(d.shape[:-2] + (k, n), d.dtype)
+    elif mode == "r":
+        R = _quiet(np.linalg.qr, d, mode="r")
+    else:
+        Q, R = _quiet(np.linalg.qr, d, mode=mode)
+    if mode == "r":
+        Q = np.zeros((0,), d.dtype)
+    attrs = {"mode": mode}
+    if mode != "r":
+        Q = _column_major(Q.astype(d.dtype, copy=False))
+    outs = record(QR, (A,), (Q, _column_major(R.astype(d.dtype, copy=False))), attrs, n_outputs=2)
+    return _LinalgQr(*_keep(outs, attrs, 1))
+
+
+# ----- eigh, eigvalsh -----
+
+def _eigh_grad(gs, L, A, outs=None):
+    # gA = V (diag(gL) + skew(V^T gV) / E) V^T with E_ij = L_j - L_i: symmetric, as PyTorch's.
+    gL, gV = gs
+    V = outs.get(1)
+    inner = _diag_embed(gL) if gL is not None else None
+    if gV is not None:
+        K = matmul(_mT(V), gV)
+        E = unsqueeze(L, -2) - unsqueeze(L, -1) + _eye(L._data.shape[-1], L._data.dtype)  # (1 on the diagonal)
+        F = (K - _mT(K)) * 0.5 / E
+        inner = F if inner is None else inner + F
+    return matmul(matmul(V, inner), _mT(V))
+
+
+EIGH = defop("LinalgEighBackward0", _eigh_grad, saves=("result",), outputs=(0, 1))
+
+
+def _eigh_checks(A, UPLO, fname="linalg_eigh"):
+    if not isinstance(UPLO, str):
+        raise TypeError(f"{fname}(): argument 'UPLO' must be str, not {type(UPLO).__name__}")
+    _check_ndim(A, "linalg.eigh")
+    _check_square(A, "linalg.eigh")
+    _not_for(A, "linalg_eigh_cpu")
+    if UPLO.upper() not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+
+
+def _eigh(A, UPLO):
+    d = A._data
+    w, V = _quiet(np.linalg.eigh, d, UPLO=UPLO.upper())
+    attrs = {}
+    outs = record(EIGH, (A,), (w.astype(d.dtype, copy=False), _column_major(V.astype(d.dtype, copy=False))), attrs,
+                  n_outputs=2)
+    return _keep(outs, attrs, 1)
+
+
+def eigh(A, UPLO="L"):
+    """Eigenvalues (ascending) and eigenvectors of symmetric matrices, read from the ``UPLO`` triangle."""
+    _eigh_checks(A, UPLO)
+    return _LinalgEigh(*_eigh(A, UPLO))
+
+
+def eigvalsh(A, UPLO="L"):
+    """The eigenvalues of ``eigh``; output 0 of its ``LinalgEighBackward0`` node when A requires grad."""
+    _eigh_checks(A, UPLO, "linalg_eigvalsh")
+    if _grad_mode._enabled and A._requires_grad:
+        return _eigh(A, UPLO)[0]
+    d = A._data
+    return _wrap(_quiet(np.linalg.eigvalsh, d, UPLO=UPLO.upper()).astype(d.dtype, copy=False))
+
+
+# ----- svd, svdvals -----
+
+def _svd_grad(gs, U, A, full_matrices, outs=None):
+    gU, gS, gVh = gs
+    S, Vh = outs.get(1), outs.get(2)
+    m, n = A.shape[-2:]
+    k = builtins.min(m, n)
+    if full_matrices:  # the columns past k are not unique: PyTorch's rule ignores them
+        U, Vh = U[..., :, :k], Vh[..., :k, :]
+        gU = gU[..., :, :k] if gU is not None else None
+        gVh = gVh[..., :k, :] if gVh is not None else None
+    if gU is None and gVh is None:
+        return matmul(U * unsqueeze(gS, -2), Vh)
+    # gA = U [diag(gS) + F∘skew(U^T gU) S + S F∘skew(V^T gV)] V^T, F_ij = 1 / (s_j^2 - s_i^2),
+    # plus the parts of gU, gV outside the span of U, V when A is not square.
+    S2 = S * S
+    E = unsqueeze(S2, -2) - unsqueeze(S2, -1) + _eye(k, S._data.dtype)  # (1 on the diagonal)
+    inner = _diag_embed(gS) if gS is not None else None
+    if gU is not None:
+        UgU = matmul(_mT(U), gU)
+        term = (UgU - _mT(UgU)) / E * unsqueeze(S, -2)
+        inner = term if inner is None else inner + term
+    if gVh is not None:
+        VgV = matmul(Vh, _mT(gVh))
+        term = unsqueeze(S, -1) * ((VgV - _mT(VgV)) / E)
+        inner = term if inner is None else inner + term
+    gA = matmul(matmul(U, inner), Vh)
+    if gU is not None and m > k:
+        gA = gA + matmul((gU - matmul(U, UgU)) / unsqueeze(S, -2), Vh)
+    if gVh is not None and n > k:
+        gA = gA + matmul(U, (gVh - matmul(matmul(gVh, _mT(Vh)), Vh)) / unsqueeze(S, -1))
+    return gA
+
+
+SVD = defop("LinalgSvdBackward0", _svd_grad, saves=("result",), outputs=(0, 1, 2))
+
+
+def _svd_checks(A):
+    _check_ndim(A, "linalg.svd")
+    _check_float(A, "linalg.svd")
+    _not_for(A, "linalg_svd_cpu")
+
+
+def _no_nan(A):
+    if np.isnan(A._data).any():
+        raise LinAlgError("linalg.svd: The algorithm failed to converge because the input matrix contained non-finite "
+                          "values.")
+
+
+def _svd_arrays(d, full_matrices):
+    m, n = d.shape[-2:]
+    if 0 in (m, n):  # (NumPy refuses an empty matrix)
+        batch, k = d.shape[:-2], builtins.min(m, n)
+        cols_u, rows_v = (m, n) if full_matrices else (k, k)
+        return (np.broadcast_to(np.eye(m, cols_u, dtype=d.dtype), batch + (m, cols_u)).copy(),
+                np.zeros(batch + (k,), d.dtype),
+                np.broadcast_to(np.eye(rows_v, n, dtype=d.dtype), batch + (rows_v, n)).copy())
+    try:
+        U, S, Vh = _quiet(np.linalg.svd, d, full_matrices=full_matrices)
+    except np.linalg.LinAlgError:  # an inf: no convergence, nans as in PyTorch
+        k = builtins.min(m, n)
+        cols_u, rows_v = (m, n) if full_matrices else (k, k)
+        U, S, Vh = (np.full(d.shape[:-2] + s, np.nan, d.dtype) for s in ((m, cols_u), (k,), (rows_v, n)))
+    return (_column_major(U.astype(d.dtype, copy=False)), S.astype(d.dtype, copy=False),
+            _column_major(Vh.astype(d.dtype, copy=False)))
+
+
+def _svd(A, full_matrices):
+    attrs = {"full_matrices": full_matrices}
+    outs = record(SVD, (A,), _svd_arrays(A._data, full_matrices), attrs, n_outputs=3)
+    return _keep(outs, attrs, 1, 2)
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    """``(U, S, Vh)`` with ``A = U diag(S) Vh``, S descending; one ``LinalgSvdBackward0`` node."""
+    _svd_checks(A)
+    _no_nan(A)
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+                           "cuSOLVER backend.")
+    return _LinalgSvd(*_svd(A, full_matrices))
+
+
+def svdvals(A, *, driver=None):
+    """The singular values: output 1 of an ``LinalgSvdBackward0`` node when A requires grad."""
+    _svd_checks(A)
+    _no_nan(A)
+    if _grad_mode._enabled and A._requires_grad:
+        return _svd(A, False)[1]
+    d = A._data
+    if 0 in d.shape[-2:]:
+        return _wrap(np.zeros(d.shape[:-2] + (0,), d.dtype))
+    try:
+        return _wrap(_quiet(np.linalg.svd, d, compute_uv=False).astype(d.dtype, copy=False))
+    except np.linalg.LinAlgError:
+        return _wrap(np.full(d.shape[:-2] + (builtins.min(d.shape[-2:]),), np.nan, d.dtype))
+
+
+# ----- pinv -----
+
+def _pinv_grad(g, P, A):
+    # The derivative of the pseudo-inverse at constant rank (Golub and Pereyra):
+    # gA = -P^T g P^T + (I - AP) g^T P P^T + P^T P g^T (I - PA)
+    Pt, gt = _mT(P), _mT(g)
+    return (neg(matmul(matmul(Pt, g), Pt))
+            + matmul(gt - matmul(A, matmul(P, gt)), matmul(P, Pt))
+            + matmul(matmul(Pt, P), gt - matmul(matmul(gt, P), A)))
+
+
+PINV = defop("LinalgPinvBackward0", _pinv_grad, saves=(0, "result"))
+
+
+def _tolerance(x):
+    if x is None:
+        return None
+    return np.asarray(x._data if isinstance(x, Tensor) else x, dtype=np.float64)
+
+
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    """The Moore-Penrose pseudo-inverse, from the SVD (or ``eigh`` if ``hermitian``): singular values
+    at most ``max(atol, rtol * largest)`` count as zero."""
+    d = A._data
+    if d.ndim < 2 or d.dtype.kind != "f" or d.dtype == np.float16:
+        raise RuntimeError(f"linalg.pinv({_scalar_type(A)}{{{list(d.shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
+    if rcond is not None:
+        rtol = rcond
+    m, n = d.shape[-2:]
+    atol_, rtol_ = _tolerance(atol), _tolerance(rtol)
+    if rtol_ is None:
+        # PyTorch's default: eps * max(m, n), or 0 once a positive atol is given
+        rtol_ = (np.where(atol_ > 0, 0.0, np.finfo(d.dtype).eps * builtins.max(m, n)) if atol_ is not None
+                 else np.asarray(np.finfo(d.dtype).eps * builtins.max(m, n)))
+    if atol_ is None:
+        atol_ = np.asarray(0.0)
+    if hermitian:
+        _check_square(A, "linalg.eigh")
+        w, V = _quiet(np.linalg.eigh, d)
+        s, U, Vh = np.abs(w), V * np.sign(w)[..., None, :], np.swapaxes(V, -1, -2)
+    elif 0 in (m, n):
+        return record(PINV, (A,), np.zeros(d.shape[:-2] + (n, m), d.dtype))
+    else:
+        _no_nan(A)
+        U, s, Vh = _quiet(np.linalg.svd, d, full_matrices=False)
+    with np.errstate(all="ignore"):
+        top = np.max(s, axis=-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), s.dtype)
+        cut = np.maximum(atol_[..., None], rtol_[..., None] * top)
+        s_inv = np.where(s > cut, 1 / np.where(s > cut, s, 1), 0)
+    out = np.swapaxes(Vh, -1, -2) @ (s_inv[..., :, None] * np.swapaxes(U, -1, -2))
+    return record(PINV, (A,), out.astype(d.dtype, copy=False))
+
+
+# ----- matrix_power -----
+
+def matrix_power(A, n):
+    """``A`` to the integer power ``n`` by repeated squaring, with PyTorch's products (``MmBackward0``
+    or batched matmul nodes); a negative ``n`` inverts first, 0 gives the identity."""
+    if type(n) is not int:
+        raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
+    _check_ndim(A, "linalg.matrix_power")
+    _check_square(A, "linalg.matrix_power")
+    if n == 0:
+        out = clone(A)
+        return out.copy_(_wrap(_eye_like(A._data)))
+    if n == -1:
+        return inv(A)
+    if n < 0:
+        A, n = inv(A), -n
+    if n == 1:
+        return clone(A)
+    if A._data.dtype == np.bool_:
+        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
+    if n == 2:
+        return matmul(A, A)
+    if n == 3:
+        return matmul(matmul(A, A), A)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = A if z is None else matmul(z, z)
+        if bit:
+            result = z if result is None else matmul(result, z)
+    return result
+
+
+# ----- cross -----
+
+def _cross_checks(a, b, dim, fname):
+    if a._data.ndim != b._data.ndim:
+        raise RuntimeError(f"{fname}: inputs must have the same number of dimensions.")
+    nd = a._data.ndim
+    if nd == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = norm_dims(dim, nd)[0]
+    if a._data.shape[d] != 3 or b._data.shape[d] != 3:
+        raise RuntimeError(f"{fname}: inputs dimension {dim} must have length 3. Got {a._data.shape[d]} and "
+                           f"{b._data.shape[d]}")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_type(a)} but found {_scalar_type(b)}")
+    if a._data.dtype == np.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    return d
+
+
+CROSS = defop("LinalgCrossBackward0", lambda g, ans, a, b, dim: _cross(b, g, dim),
+              lambda g, ans, a, b, dim: _cross(g, a, dim), saves=(0, 1))
+CROSS.save_for = {0: (1,), 1: (0,)}  # (each input is saved only for the other's grad, as PyTorch saves)
+
+
+def _cross(a, b, dim):
+    try:
+        out = np.cross(a._data, b._data, axis=dim)
+    except ValueError:
+        raise _broadcast_error(a._data.shape, b._data.shape) from None
+    return record(CROSS, (a, b), np.asarray(out, dtype=a._data.dtype), {"dim": dim})
+
+
+def cross(input, other, *, dim=-1):
+    """The cross product of 3-vectors along ``dim``; inputs broadcast. Node ``LinalgCrossBackward0``."""
+    d = _cross_checks(input, other, dim, "linalg.cross")
+    out = _cross(input, other, d)
+    return _given(out, dim=dim) if dim != d else out
+
+
+def _torch_cross(input, other, dim=None):
+    """``torch.cross``: without ``dim``, the first dim of size 3 (deprecated, with PyTorch's warning, once)."""
+    if dim is None:
+        _warn_once("cross", 
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
+            "or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of "
+            "linalg.cross in a future release. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+            "Cross.cpp:63.)")
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape) if input._data.ndim == other._data.ndim \
+            else input._data.shape
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    return cross(input, other, dim=dim)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonals of the matrices in the last two dims (``torch.diagonal`` with those defaults)."""
+    return _diagonal(A, offset, dim1, dim2)
+
+
+# ----- Norms -----
+
+def _norm_dtype_checks(A, dtype, fname):
+    _check_float(A, fname)
+    if dtype is not None:
+        dt = _dtypes.to_numpy_dtype(dtype)
+        if dt.kind != "f":
+            raise RuntimeError(f"{fname}: dtype should be floating point or complex, but got "
+                               f"{_dtypes.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}")
+        if np.promote_types(A._data.dtype, dt) != dt:
+            raise RuntimeError(f"{fname}: the dtype of the input ({_scalar_type(A)}) should be convertible without "
+                               f"narrowing to the specified dtype ({_dtypes.from_numpy_dtype(dt)._legacy[:-6]})")
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """The vector ``ord``-norm over ``dim`` (all elements by default): one ``LinalgVectorNormBackward0``."""
+    if not isinstance(ord, (int, float)):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(ord).__name__}")
+    _norm_dtype_checks(x, dtype, "linalg.vector_norm")
+    d = x._data
+    if isinstance(dim, (tuple, list)) and not dim:
+        dim = None
+    dims = norm_dims(dim, d.ndim) if dim is not None else None
+    if math.isinf(ord) and (d.size == 0 if dims is None else builtins.any(d.shape[i] == 0 for i in dims)):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    return _vector_norm_impl(x, ord, dim, keepdim, dtype, _VECTOR_NORM)
+
+
+_MATRIX_ORDS = (1, -1, 2, -2, math.inf, -math.inf)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """The matrix norm over the two dims ``dim``: 'fro' and 'nuc', the max/min column (1, -1) or row
+    (inf, -inf) sums, and the largest/smallest singular value (2, -2), built from PyTorch's ops."""
+    fname = "linalg.matrix_norm"
+    _check_ndim(A, fname)
+    _norm_dtype_checks(A, dtype, fname)
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    if len(dims) != 2:
+        raise RuntimeError(f"{fname}: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
+    nd = A._data.ndim
+    d0, d1 = (norm_dims(d, nd)[0] for d in dims)
+    if d0 == d1:
+        raise RuntimeError(f"{fname}: dims must be different. Got ({d0}, {d1})")
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"{fname}: Order {ord} not supported.")
+    elif ord not in _MATRIX_ORDS:
+        raise RuntimeError(f"{fname}: Order {ord:g} not supported.")
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2):
+        _no_low_precision(A, fname)
+        if dtype is not None:
+            A = to_dtype(A, dtype)
+        perm = [i for i in range(nd) if i not in (d0, d1)] + [d0, d1]
+        S = svdvals(permute(A, perm))
+        out = sum(S, -1, keepdim=keepdim) if ord == "nuc" else _max_min(S, -1, keepdim, ord > 0)
+        if keepdim:
+            out = permute(unsqueeze(out, -1), [perm.index(i) for i in range(nd)])
+        return out
+    # 1, -1: the max/min over d1 of column sums (over d0); inf, -inf: over d0 of row sums (over d1).
+    first, second = (d0, d1) if abs(ord) == 1 else (d1, d0)
+    sums = vector_norm(A, 1.0, (first,), keepdim, dtype=dtype)
+    if not keepdim and second > first:
+        second -= 1
+    return _max_min(sums, second, keepdim, ord > 0)
+
+
+def _max_min(x, dim, keepdim, largest):
+    """amax or amin over ``dim``; over an empty dim amax is 0, with no graph, as in PyTorch's matrix_norm."""
+    d = x._data
+    if d.shape[dim] == 0:
+        if not largest:
+            raise IndexError(f"amin(): Expected reduction dim {dim} to have non-zero size.")
+        shape = list(d.shape)
+        shape[dim] = 1
+        return _wrap(np.zeros(shape, d.dtype) if keepdim else np.zeros(shape, d.dtype).squeeze(dim))
+    return (amax if largest else amin)(x, dim, keepdim=keepdim)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """A vector norm over one dim (or all), a matrix norm over two: ``vector_norm`` or ``matrix_norm``
+    as PyTorch chooses between them."""
+    if dim is not None:
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        if isinstance(ord, str):
+            return matrix_norm(A, ord, dim, keepdim, dtype=dtype)
+        if len(dims) == 1:
+            return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+        if len(dims) == 2:
+            if ord is None:
+                return vector_norm(A, 2.0, dim, keepdim, dtype=dtype)
+            return matrix_norm(A, ord, dims, keepdim, dtype=dtype)
+        raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {dims}")
+    if ord is None:
+        return vector_norm(A, 2.0, None, keepdim, dtype=dtype)
+    if A._data.ndim not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                           f"{A._data.ndim}D.")
+    if isinstance(ord, str) or A._data.ndim == 2:
+        return matrix_norm(A, ord, (-2, -1) if A._data.ndim == 1 else (0, 1), keepdim, dtype=dtype)
+    return vector_norm(A, ord, None, keepdim, dtype=dtype)
+
+
+# ----- grad_fn._saved_* of these nodes, named as PyTorch names them -----
+
+def _saved_output(i):
+    def get(node):
+        if node._freed:
+            raise freed_error()
+        return node._attrs["outs"].get(i, graph=True)
+    return get
+
+
+def _saved_lu(transposed):
+    """det and slogdet factor the matrix as it lies in memory read column-major (A^T for a
+    row-major A); solve factors A itself."""
+    def lu_of(node):
+        a = _saved_slot(0)(node)._data
+        if transposed and a.flags.c_contiguous:
+            a = np.swapaxes(a, -1, -2)
+        return _lu(a)
+    return (lambda node: _wrap(lu_of(node)[0])), (lambda node: _wrap(lu_of(node)[1]))
+
+
+_DET_LU, _DET_PIVOTS = _saved_lu(True)
+_SOLVE_LU, _SOLVE_PIVOTS = _saved_lu(False)
+_SAVED = {
+    "LinalgDetBackward0": {"A": _saved_slot(0), "LU": _DET_LU, "pivots": _DET_PIVOTS, "result": _saved_slot("result")},
+    "LinalgSlogdetBackward0": {"A": _saved_slot(0), "LU": _DET_LU, "pivots": _DET_PIVOTS,
+                               "sign": _saved_slot("result")},
+    "LinalgInvExBackward0": {"inverse": _saved_slot("result")},
+    "LinalgSolveExBackward0": {"A": _saved_slot(0), "LU": _SOLVE_LU, "pivots": _SOLVE_PIVOTS,
+                               "left": _saved_attr("left"), "result": _saved_slot("result")},
+    "LinalgCholeskyExBackward0": {"L": _saved_slot("result"), "upper": _saved_attr("upper")},
+    "CholeskyBackward0": {"result": _saved_slot("result"), "upper": _saved_attr("upper")},
+    "LinalgQrBackward0": {"Q": _saved_slot("result"), "R": _saved_output(1), "mode": _saved_attr("mode")},
+    "LinalgEighBackward0": {"eigenvalues": _saved_slot("result"), "eigenvectors": _saved_output(1)},
+    "LinalgSvdBackward0": {"U": _saved_slot("result"), "S": _saved_output(1), "Vh": _saved_output(2),
+                           "full_matrices": _saved_attr("full_matrices"),
+                           "S_sym_argsize_minus_1": lambda node: node._attrs["outs"].items[1][0].shape[-1]},
+    "LinalgPinvBackward0": {"self": _saved_slot(0), "result": _saved_slot("result")},
+    "LinalgCrossBackward0": {"dim": _saved_dim(), "self": _saved_slot(0), "other": _saved_slot(1)},
+}
+for _name, _getters in _SAVED.items():
+    for _attr, _get in _getters.items():
+        setattr(node_class(_name), "_saved_" + _attr, property(_get))
