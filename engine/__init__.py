@@ -41,10 +41,7 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
 from ._random import default_generator
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
-from . import autograd, linalg, nn, optim, utils  # noqa: E402
-from .linalg import det, matrix_power  # noqa: E402
-from .linalg import (_logdet as logdet, _torch_cholesky as cholesky, _torch_cross as cross,  # noqa: E402
-                     _torch_slogdet as slogdet, inv as inverse)
+from . import autograd, nn, optim  # noqa: E402
 from .autograd import Function  # noqa: F401
 from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
                                     set_anomaly_enabled)
@@ -140,3 +137,20 @@ class _Backends:
 
 cuda = _Cuda()
 backends = _Backends()
+
+
+# Loaded at first use, not at import: the page's first view waits for ``import engine``.
+_LAZY = {"linalg": ("linalg", None), "utils": ("utils", None), "det": ("linalg", "det"),
+         "matrix_power": ("linalg", "matrix_power"), "logdet": ("linalg", "_logdet"),
+         "cholesky": ("linalg", "_torch_cholesky"), "cross": ("linalg", "_torch_cross"),
+         "slogdet": ("linalg", "_torch_slogdet"), "inverse": ("linalg", "inv")}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'torch' has no attribute '{name}'")
+    import importlib
+
+    module, attr = _LAZY[name]
+    value = importlib.import_module(f"{__name__}.{module}")
+    return value if attr is None else getattr(value, attr)

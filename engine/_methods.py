@@ -441,12 +441,19 @@ Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
 
 
-from . import linalg as _linalg  # noqa: E402  (linalg builds on _ops, imported above)
+def _linalg_method(name):
+    def method(self, *args, **kwargs):
+        from . import linalg  # (at first use: see engine.__getattr__)
 
-Tensor.det = _linalg.det
-Tensor.logdet = _linalg._logdet
-Tensor.slogdet = _linalg._torch_slogdet
-Tensor.inverse = _linalg.inv
-Tensor.matrix_power = _linalg.matrix_power
-Tensor.cholesky = _linalg._torch_cholesky
-Tensor.cross = _linalg._torch_cross
+        return getattr(linalg, name)(self, *args, **kwargs)
+    method.__name__ = name.lstrip("_").replace("torch_", "")
+    return method
+
+
+Tensor.det = _linalg_method("det")
+Tensor.logdet = _linalg_method("_logdet")
+Tensor.slogdet = _linalg_method("_torch_slogdet")
+Tensor.inverse = _linalg_method("inv")
+Tensor.matrix_power = _linalg_method("matrix_power")
+Tensor.cholesky = _linalg_method("_torch_cholesky")
+Tensor.cross = _linalg_method("_torch_cross")

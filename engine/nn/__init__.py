@@ -1,5 +1,5 @@
 """``torch.nn``: modules, parameters, initialisations and the functional API (losses and activations)."""
-from . import functional, init, utils
+from . import functional, init
 from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout1d,
                       Dropout2d, Dropout3d, ELU, Embedding, Flatten, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh,
                       HuberLoss, Identity, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module,
@@ -15,3 +15,11 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
            "Mish", "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss",
            "HuberLoss", "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d",
            "Dropout3d", "Embedding"]
+
+
+def __getattr__(name):  # torch.nn.utils, loaded at first use (see engine.__getattr__)
+    if name != "utils":
+        raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
+    import importlib
+
+    return importlib.import_module(f"{__name__}.utils")
