@@ -100,6 +100,7 @@ class InProcessSession:
         self._error = None
         self._stdout = ""
         self._result = None
+        self._run_output = ("", None)  # what the last good run printed, and its last expression
         self._action = "init"
 
     # --- commands -------------------------------------------------------------------------
@@ -117,6 +118,7 @@ class InProcessSession:
             self._history, self._history_refs = {}, {}
             self._backward_count = 0
             self._last_backward = None
+            self._run_output = (res.stdout, res.result)
         return self._snapshot()
 
     def backward(self, output, gradient=None, retain_graph=None, create_graph=False):
@@ -145,7 +147,7 @@ class InProcessSession:
             lambda: t.backward(gradient=value, retain_graph=retain_graph, create_graph=create_graph),
             self._program,
         )
-        self._stdout, self._error = res.stdout, res.error
+        self._action_output(res)
         if res.ok:
             self._last_backward = {"output": output, "gradient": text or None,
                                    "retain_graph": retain_graph, "create_graph": bool(create_graph)}
@@ -172,11 +174,18 @@ class InProcessSession:
                     grad.zero_()
 
         res = self.runner.call(zero, self._program)
-        self._stdout, self._error = res.stdout, res.error
+        self._action_output(res)
         if res.ok:
             self._actions.append({"op": "zero_grad"})
             return self._snapshot(record="zero_grad")
         return self._snapshot()
+
+    def _action_output(self, res):
+        # An action that prints nothing (most backward calls) leaves the run's output in view, so
+        # what the code printed does not give way to "Nothing printed.".
+        self._stdout, self._error = res.stdout, res.error
+        if res.ok and not res.stdout:
+            self._stdout, self._result = self._run_output
 
     def toggle(self, name, requires_grad):
         """Edit the code so ``name`` is created with this requires_grad, then re-run it."""

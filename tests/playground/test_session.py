@@ -318,3 +318,19 @@ def test_module_example_trains(session):
     assert {"model.weight", "model.bias"} <= set(rows)
     assert rows["loss"]["value"].startswith("tensor(9.5098") and rows["loss2"]["value"].startswith("tensor(0.2243")
     assert "9.51" in ex.explain_en and "0.22" in ex.explain_en
+
+
+def test_an_action_that_prints_nothing_keeps_the_run_output_in_view():
+    s = InProcessSession()
+    snap = s.run("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * 3).sum()\nprint('ran')\ny\n")
+    assert (snap.stdout, snap.result) == ("ran\n", "tensor(6., grad_fn=<SumBackward0>)")
+    snap = s.backward("y")
+    assert snap.ok and (snap.stdout, snap.result) == ("ran\n", "tensor(6., grad_fn=<SumBackward0>)")
+    snap = s.zero_grad()
+    assert snap.ok and snap.stdout == "ran\n"
+    # a hook's print replaces it; an error shows with what the failing action printed
+    s.run("import torch\nx = torch.ones(2, requires_grad=True)\nx.register_hook(lambda g: print('hook', g))\n"
+          "y = (x * 3).sum()\nprint('ran')\n")
+    assert s.backward("y").stdout == "hook tensor([3., 3.])\n"
+    snap = s.backward("y")
+    assert not snap.ok and snap.stdout == "" and "second time" in snap.error["message"]
