@@ -14,24 +14,60 @@ def _inplace_repr(inplace):
     return "inplace=True" if inplace else ""
 
 
-class ReLU(Module):
-    r"""Applies the rectified linear unit elementwise: :math:`\max(0, x)`.
+# The shapes most activations share: each subclass names its ``_function`` from ``F``.
 
-    Args:
-        inplace: modify the input in place. Default: ``False``
-    """
-
+class _Inplace(Module):
     __constants__ = ["inplace"]
+    _shows_inplace = True  # (Hardsigmoid's and Hardswish's reprs leave it out, as PyTorch's do)
 
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
     def forward(self, input):
-        return F.relu(input, self.inplace)
+        return self._function(input, self.inplace)
 
     def extra_repr(self):
-        return _inplace_repr(self.inplace)
+        return _inplace_repr(self.inplace) if self._shows_inplace else ""
+
+
+class _AlongDim(Module):
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return self._function(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class _WithAlpha(Module):
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return self._function(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU(_Inplace):
+    r"""Applies the rectified linear unit elementwise: :math:`\max(0, x)`.
+
+    Args:
+        inplace: modify the input in place. Default: ``False``
+    """
+
+    _function = staticmethod(F.relu)
 
 
 class Sigmoid(Module):
@@ -70,44 +106,24 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
-class Softmax(Module):
+class Softmax(_AlongDim):
     r"""Applies softmax along ``dim``: the values along it are in [0, 1] and sum to 1.
 
     Args:
         dim: the dimension softmax is computed along.
     """
 
-    __constants__ = ["dim"]
-
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+    _function = staticmethod(F.softmax)
 
 
-class LogSoftmax(Module):
+class LogSoftmax(_AlongDim):
     r"""Applies :math:`\log(\text{softmax}(x))` along ``dim``.
 
     Args:
         dim: the dimension it is computed along.
     """
 
-    __constants__ = ["dim"]
-
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+    _function = staticmethod(F.log_softmax)
 
 
 class Softplus(Module):
@@ -132,27 +148,17 @@ class Softplus(Module):
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
-class SiLU(Module):
+class SiLU(_Inplace):
     r"""Applies :math:`x \sigma(x)` elementwise (the swish).
 
     Args:
         inplace: modify the input in place. Default: ``False``
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+    _function = staticmethod(F.silu)
 
 
-class ELU(Module):
+class ELU(_WithAlpha):
     r"""Applies :math:`x` for :math:`x > 0`, else :math:`\alpha (e^x - 1)`, elementwise.
 
     Args:
@@ -160,18 +166,7 @@ class ELU(Module):
         inplace: modify the input in place. Default: ``False``
     """
 
-    __constants__ = ["alpha", "inplace"]
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+    _function = staticmethod(F.elu)
 
 
 class GELU(Module):
@@ -258,7 +253,7 @@ class LogSigmoid(Module):
         return F.logsigmoid(input)
 
 
-class SELU(Module):
+class SELU(_Inplace):
     r"""Applies :math:`\text{scale} (\max(0, x) + \min(0, \alpha (e^x - 1)))` elementwise, with
     :math:`\alpha \approx 1.6733` and :math:`\text{scale} \approx 1.0507`.
 
@@ -266,20 +261,10 @@ class SELU(Module):
         inplace: modify the input in place. Default: ``False``
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.selu(input, self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+    _function = staticmethod(F.selu)
 
 
-class CELU(Module):
+class CELU(_WithAlpha):
     r"""Applies :math:`\max(0, x) + \min(0, \alpha (e^{x / \alpha} - 1))` elementwise.
 
     Args:
@@ -287,92 +272,49 @@ class CELU(Module):
         inplace: modify the input in place. Default: ``False``
     """
 
-    __constants__ = ["alpha", "inplace"]
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+    _function = staticmethod(F.celu)
 
 
-class Mish(Module):
+class Mish(_Inplace):
     r"""Applies :math:`x \tanh(\text{softplus}(x))` elementwise.
 
     Args:
         inplace: modify the input in place. Default: ``False``
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.mish(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+    _function = staticmethod(F.mish)
 
 
-class Hardsigmoid(Module):
+class Hardsigmoid(_Inplace):
     r"""Applies :math:`\text{clamp}(x / 6 + 1 / 2, 0, 1)` elementwise.
 
     Args:
         inplace: modify the input in place. Default: ``False`` (not shown by its repr, as in PyTorch)
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardsigmoid(input, self.inplace)
+    _function = staticmethod(F.hardsigmoid)
+    _shows_inplace = False
 
 
-class Hardswish(Module):
+class Hardswish(_Inplace):
     r"""Applies :math:`x \, \text{clamp}(x + 3, 0, 6) / 6` elementwise.
 
     Args:
         inplace: modify the input in place. Default: ``False`` (not shown by its repr, as in PyTorch)
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardswish(input, self.inplace)
+    _function = staticmethod(F.hardswish)
+    _shows_inplace = False
 
 
-class Softmin(Module):
+class Softmin(_AlongDim):
     r"""Applies softmax of :math:`-x` along ``dim``.
 
     Args:
         dim: the dimension softmin is computed along.
     """
 
-    __constants__ = ["dim"]
-
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+    _function = staticmethod(F.softmin)
 
 
 class GLU(Module):
