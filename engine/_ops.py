@@ -1592,9 +1592,9 @@ AMAX_DIMS = defop("AmaxBackward0", lambda g, ans, x, dims, keepdim: _amax_grad(g
                   saves=(0, "result"))
 AMIN_DIMS = defop("AminBackward0", lambda g, ans, x, dims, keepdim: _amax_grad(g, ans, x, dims, keepdim),
                   saves=(0, "result"))
-MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
+MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _selected_grad(g, x.shape, dim, indices, keepdim),
                 outputs=(0,), keeps=True)
-MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _indices_grad(g, x.shape, dim, keepdim, indices),
+MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _selected_grad(g, x.shape, dim, indices, keepdim),
                 outputs=(0,), keeps=True)
 VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim: _var_grad(g, x, dims, correction, keepdim),
             saves=(0,))
@@ -1681,14 +1681,6 @@ def _amax_grad(g, ans, x, dims, keepdim):
     mask = (x == _expand_back(ans, x.shape, dims, keepdim)).to(x.dtype)
     count = sum(mask, dims, keepdim=True) if dims is not None else sum(mask)
     return _expand_back(g, x.shape, dims, keepdim) / count * mask
-
-
-def _indices_grad(g, shape, dim, keepdim, indices):
-    if not keepdim:
-        g = unsqueeze(g, dim)
-        indices = np.expand_dims(indices, dim)
-    ar = np.arange(shape[dim]).reshape([-1 if a == dim else 1 for a in range(len(shape))])
-    return _masked(g, _wrap(ar == indices))
 
 
 def sum(x, dim=None, keepdim=False, *, dtype=None):

@@ -195,6 +195,9 @@ PERM = [[1, 0, 3, 2], [2, 3, 0, 1], [0, 1, 2, 3]]  # no target twice along dim 1
 
 GRADS = {
     "sort": (lambda t, x: x.sort(), X),
+    # max and min with a dim pick values as these do (their grads are the same scatter into zeros)
+    "max dim": (lambda t, x: x.max(1), X),
+    "min dim keepdim": (lambda t, x: x.min(0, keepdim=True), X),
     "sort dim 0 descending stable": (lambda t, x: x.sort(dim=0, descending=True, stable=True), X),
     "sort ties": (lambda t, x: x.sort(1), TIES),
     "sort 3-d": (lambda t, x: t.sort(x, 1), X3),
