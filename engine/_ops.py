@@ -1735,21 +1735,22 @@ def prod(x, dim=None, keepdim=False, *, dtype=None):
     return _given(out, dim=dim) if _raw(dim) else out
 
 
-class _ReturnType(tuple):
-    """``torch.return_types.max(values=..., indices=...)``."""
-
-    _fields = ("values", "indices")
-
-    def __new__(cls, name, values, indices):
-        self = tuple.__new__(cls, (values, indices))
-        self._name = name
-        return self
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
+@functools.cache
+def return_type(name, fields=("values", "indices")):
+    """The class of ``torch.return_types.<name>``: a tuple with named fields (a structseq in PyTorch)."""
+    def __new__(cls, *values):
+        return tuple.__new__(cls, values)
 
     def __repr__(self):
-        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+
+    ns = {"__slots__": (), "__new__": __new__, "__repr__": __repr__,
+          "n_fields": len(fields), "n_sequence_fields": len(fields), "n_unnamed_fields": 0,
+          **{f: property(operator.itemgetter(i)) for i, f in enumerate(fields)}}
+    cls = type(name, (tuple,), ns)
+    cls.__module__ = "torch.return_types"
+    return cls
 
 
 def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
@@ -1772,7 +1773,7 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
     v = record(dim_op, (x,), vals, {"dim": dim, "keepdim": keepdim, "indices": idx})
     if given != dim:
         _given(v, dim=given)
-    return _ReturnType(name, v, _wrap(np.asarray(idx, dtype=np.int64)))
+    return return_type(name)(v, _wrap(np.asarray(idx, dtype=np.int64)))
 
 
 def max(x, dim=None, keepdim=False, *, other=None):
@@ -4147,7 +4148,7 @@ def sort(x, dim=-1, descending=False, *, stable=_NOT_GIVEN):
     # (given at all, even as None or False, stable picks the overload whose node is SortBackward1)
     op = SORT if stable is _NOT_GIVEN else SORT_STABLE
     v = _given(record(op, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
-    return _ReturnType("sort", v, _wrap(idx))
+    return return_type("sort")(v, _wrap(idx))
 
 
 def argsort(x, dim=-1, descending=False, *, stable=False):
@@ -4173,7 +4174,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     vals = _unslice(np.take_along_axis(rows, order, -1), lead, dim, d.ndim)
     idx = _unslice(order, lead, dim, d.ndim)
     v = _given(record(TOPK, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
-    return _ReturnType("topk", v, _wrap(idx))
+    return return_type("topk")(v, _wrap(idx))
 
 
 def _order_statistic(name, op, x, dim, keepdim, pick):
@@ -4185,7 +4186,7 @@ def _order_statistic(name, op, x, dim, keepdim, pick):
     vals, idx = pick(rows) if len(rows) else (rows[:, 0], np.zeros(0, np.int64))
     vals, idx = _reduced(vals, lead, dim, d.ndim, keepdim), _reduced(idx, lead, dim, d.ndim, keepdim)
     v = _given(record(op, (x,), vals, {"dim": dim, "keepdim": keepdim, "indices": idx}), dim=given)
-    return _ReturnType(name, v, _wrap(idx))
+    return return_type(name)(v, _wrap(idx))
 
 
 def kthvalue(x, k, dim=-1, keepdim=False):
@@ -4306,7 +4307,7 @@ def _cummaxmin(name, op, accumulate, x, dim):
         pos = np.arange(d.shape[dim], dtype=np.int64).reshape([-1 if a == dim else 1 for a in range(d.ndim)])
         idx = np.maximum.accumulate(np.where(takes, pos, 0), axis=dim) if d.size else np.zeros(d.shape, np.int64)
     v = _given(record(op, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
-    return _ReturnType(name, v, _wrap(idx))
+    return return_type(name)(v, _wrap(idx))
 
 
 def cummax(x, dim):

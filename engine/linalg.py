@@ -13,7 +13,6 @@ tensor(5., grad_fn=<LinalgDetBackward0>)
 """
 import builtins
 import math
-import operator
 import warnings
 import weakref
 
@@ -21,7 +20,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import freed_error, node_class
-from ._ops import (_broadcast_error, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
+from ._ops import (_broadcast_error, return_type, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
                    amax, amin, cat, clone, defop, matmul, neg, norm_dims, permute, sum, to_dtype, transpose,
                    tril, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
@@ -42,29 +41,13 @@ LinAlgError.__module__ = "torch._C"
 
 # ----- torch.return_types.linalg_* -----
 
-def _return_type(name, fields):
-    def __new__(cls, *values):
-        return tuple.__new__(cls, values)
-
-    def __repr__(self):
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"torch.return_types.{name}(\n{body})"
-
-    ns = {"__slots__": (), "__new__": __new__, "__repr__": __repr__,
-          "n_fields": len(fields), "n_sequence_fields": len(fields), "n_unnamed_fields": 0,
-          **{f: property(operator.itemgetter(i)) for i, f in enumerate(fields)}}
-    cls = type(name, (tuple,), ns)
-    cls.__module__ = "torch.return_types"
-    return cls
-
-
-_SlogdetResult = _return_type("slogdet", ("sign", "logabsdet"))
-_LinalgSlogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
-_LinalgInvEx = _return_type("linalg_inv_ex", ("inverse", "info"))
-_LinalgSolveEx = _return_type("linalg_solve_ex", ("result", "info"))
-_LinalgQr = _return_type("linalg_qr", ("Q", "R"))
-_LinalgEigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
-_LinalgSvd = _return_type("linalg_svd", ("U", "S", "Vh"))
+_SlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
+_LinalgSlogdet = return_type("linalg_slogdet", ("sign", "logabsdet"))
+_LinalgInvEx = return_type("linalg_inv_ex", ("inverse", "info"))
+_LinalgSolveEx = return_type("linalg_solve_ex", ("result", "info"))
+_LinalgQr = return_type("linalg_qr", ("Q", "R"))
+_LinalgEigh = return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_LinalgSvd = return_type("linalg_svd", ("U", "S", "Vh"))
 
 
 # ----- Checks, with PyTorch's messages -----
