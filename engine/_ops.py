@@ -2662,18 +2662,20 @@ _SEQUENCE_INDEX = (
     "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:{}.)")
 
 
+_NO_PART = object()
+
+
 def _index_items(index):
     """An index's parts in NumPy form. A short list holding a tensor, sequence, slice, None or ``...``
     is still read as a tuple, with PyTorch's deprecation warning (x[[0, None]] is x[0, None])."""
-    if type(index) is tuple:
-        parts = index
-    elif type(index) is list and len(index) < 32 and builtins.any(
-            i is None or i is Ellipsis or isinstance(i, (Tensor, list, tuple, slice, np.ndarray)) for i in index):
-        first = next(i for i in index if i is None or i is Ellipsis or isinstance(i, (Tensor, list, tuple, slice, np.ndarray)))
-        warnings.warn(_SEQUENCE_INDEX.format(359 if first is None or first is Ellipsis else 349), UserWarning, stacklevel=3)
-        parts = tuple(index)
-    else:
-        parts = (index,)
+    parts = index if type(index) is tuple else (index,)
+    if type(index) is list and len(index) < 32:
+        first = next((i for i in index if i is None or i is Ellipsis
+                      or isinstance(i, (Tensor, list, tuple, slice, np.ndarray))), _NO_PART)
+        if first is not _NO_PART:
+            warnings.warn(_SEQUENCE_INDEX.format(359 if first is None or first is Ellipsis else 349), UserWarning,
+                          stacklevel=3)
+            parts = tuple(index)
     return tuple(_index_item(i) for i in parts)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._graph import freed_error, node_class
-from ._ops import (_broadcast_error, return_type, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
+from ._ops import (_broadcast_error, _quietly, return_type, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
                    amax, amin, cat, clone, defop, matmul, neg, norm_dims, permute, sum, to_dtype, transpose,
                    tril, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
@@ -93,11 +93,6 @@ def _batch_prefix(A, info):
     return f"(Batch element {k}): ", int(info.reshape(-1)[k])
 
 
-def _quiet(fn, *args, **kwargs):
-    with np.errstate(all="ignore"):
-        return fn(*args, **kwargs)
-
-
 # ----- LAPACK's LU (getrf/getrs), for what NumPy does not return -----
 # NumPy's inv and solve raise on a singular matrix without saying which; PyTorch names the first
 # zero pivot, returns inf/nan from inv_ex and solve_ex, and shows LU and pivots as _saved_LU.
@@ -162,7 +157,7 @@ def _eye_like(d):
 def _inverse(d):
     """(inverse, info) of a stack of square matrices; a singular one is solved as getrs does."""
     try:
-        return _quiet(np.linalg.inv, d), np.zeros(d.shape[:-2], np.int32)
+        return _quietly(np.linalg.inv, d), np.zeros(d.shape[:-2], np.int32)
     except np.linalg.LinAlgError:
         lu, piv, info = _lu(d)
         return _lu_solve(lu, piv, _eye_like(d)), info
@@ -267,7 +262,7 @@ def det(A):
     _square_float(A, "linalg.det")
     _not_for(A, "lu_cpu")
     d = A._data
-    out = np.asarray(_quiet(np.linalg.det, d), dtype=d.dtype)
+    out = np.asarray(_quietly(np.linalg.det, d), dtype=d.dtype)
     return record(DET, (A,), _nan_where_nan(d, out))
 
 
@@ -281,7 +276,7 @@ def _slogdet(A, fname, result_type):
     _square_float(A, fname)
     _no_low_precision(A, fname)
     d = A._data
-    sign, logabs = _quiet(np.linalg.slogdet, d)
+    sign, logabs = _quietly(np.linalg.slogdet, d)
     sign, logabs = _nan_where_nan(d, np.asarray(sign, d.dtype), 0), _nan_where_nan(d, np.asarray(logabs, d.dtype))
     outs = record(SLOGDET, (A,), (sign, logabs), n_outputs=2)
     return result_type(*outs)
@@ -383,7 +378,7 @@ def _solve(A, B, left, fname):
         a2, b2 = np.swapaxes(a2, -1, -2), np.swapaxes(b2, -1, -2)
     info = np.zeros(a.shape[:-2], np.int32)
     try:
-        x = _quiet(np.linalg.solve, a2, b2)
+        x = _quietly(np.linalg.solve, a2, b2)
     except np.linalg.LinAlgError:
         lu, piv, info = _lu(a if left else np.swapaxes(a, -1, -2))
         lu2 = np.broadcast_to(lu, batch + lu.shape[-2:])
@@ -458,7 +453,7 @@ def _cholesky(A, upper, fname, op):
     d = A._data
     lower = np.swapaxes(d, -1, -2) if upper else d  # upper=True reads the upper triangle
     try:
-        L = _quiet(np.linalg.cholesky, lower)
+        L = _quietly(np.linalg.cholesky, lower)
         info = None if np.isfinite(L).all() else _cholesky_info(lower).reshape(d.shape[:-2])  # (a nan passes NumPy)
     except np.linalg.LinAlgError:
         info = _cholesky_info(lower).reshape(d.shape[:-2])
@@ -552,9 +547,9 @@ def qr(A, mode="reduced"):
         Q = np.broadcast_to(np.eye(m, k, dtype=d.dtype), d.shape[:-2] + (m, k)).copy()
         R = np.zeros(d.shape[:-2] + (k, n), d.dtype)
     elif mode == "r":
-        R = _quiet(np.linalg.qr, d, mode="r")
+        R = _quietly(np.linalg.qr, d, mode="r")
     else:
-        Q, R = _quiet(np.linalg.qr, d, mode=mode)
+        Q, R = _quietly(np.linalg.qr, d, mode=mode)
     if mode == "r":
         Q = np.zeros((0,), d.dtype)
     attrs = {"mode": mode}
@@ -594,7 +589,7 @@ def _eigh_checks(A, UPLO, fname="linalg_eigh"):
 
 def _eigh(A, UPLO):
     d = A._data
-    w, V = _quiet(np.linalg.eigh, d, UPLO=UPLO.upper())
+    w, V = _quietly(np.linalg.eigh, d, UPLO=UPLO.upper())
     attrs = {}
     outs = record(EIGH, (A,), (w.astype(d.dtype, copy=False), _column_major(V.astype(d.dtype, copy=False))), attrs,
                   n_outputs=2)
@@ -613,7 +608,7 @@ def eigvalsh(A, UPLO="L"):
     if _grad_mode._enabled and A._requires_grad:
         return _eigh(A, UPLO)[0]
     d = A._data
-    return _wrap(_quiet(np.linalg.eigvalsh, d, UPLO=UPLO.upper()).astype(d.dtype, copy=False))
+    return _wrap(_quietly(np.linalg.eigvalsh, d, UPLO=UPLO.upper()).astype(d.dtype, copy=False))
 
 
 # ----- svd, svdvals -----
@@ -674,7 +669,7 @@ def _svd_arrays(d, full_matrices):
                 np.zeros(batch + (k,), d.dtype),
                 np.broadcast_to(np.eye(rows_v, n, dtype=d.dtype), batch + (rows_v, n)).copy())
     try:
-        U, S, Vh = _quiet(np.linalg.svd, d, full_matrices=full_matrices)
+        U, S, Vh = _quietly(np.linalg.svd, d, full_matrices=full_matrices)
     except np.linalg.LinAlgError:  # an inf: no convergence, nans as in PyTorch
         k = builtins.min(m, n)
         cols_u, rows_v = (m, n) if full_matrices else (k, k)
@@ -709,7 +704,7 @@ def svdvals(A, *, driver=None):
     if 0 in d.shape[-2:]:
         return _wrap(np.zeros(d.shape[:-2] + (0,), d.dtype))
     try:
-        return _wrap(_quiet(np.linalg.svd, d, compute_uv=False).astype(d.dtype, copy=False))
+        return _wrap(_quietly(np.linalg.svd, d, compute_uv=False).astype(d.dtype, copy=False))
     except np.linalg.LinAlgError:
         return _wrap(np.full(d.shape[:-2] + (builtins.min(d.shape[-2:]),), np.nan, d.dtype))
 
@@ -753,13 +748,13 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
         atol_ = np.asarray(0.0)
     if hermitian:
         _check_square(A, "linalg.eigh")
-        w, V = _quiet(np.linalg.eigh, d)
+        w, V = _quietly(np.linalg.eigh, d)
         s, U, Vh = np.abs(w), V * np.sign(w)[..., None, :], np.swapaxes(V, -1, -2)
     elif 0 in (m, n):
         return record(PINV, (A,), np.zeros(d.shape[:-2] + (n, m), d.dtype))
     else:
         _no_nan(A)
-        U, s, Vh = _quiet(np.linalg.svd, d, full_matrices=False)
+        U, s, Vh = _quietly(np.linalg.svd, d, full_matrices=False)
     with np.errstate(all="ignore"):
         top = np.max(s, axis=-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), s.dtype)
         cut = np.maximum(atol_[..., None], rtol_[..., None] * top)

@@ -33,6 +33,7 @@ class DataLoader:
     """
 
     _initialized = False
+    _base_seed = None
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
@@ -122,11 +123,12 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
-        # Persistent workers are started once, so PyTorch draws their base seed at the first epoch only.
-        keep = self.persistent_workers and self.num_workers > 0 and getattr(self, "_base_seed", None) is not None
-        it = _SingleProcessDataLoaderIter(self, None if keep else _draw_seed(self.generator))
-        self._base_seed = it._base_seed
-        return it
+        # PyTorch draws its workers' base seed even with no workers: without this draw the random numbers
+        # after the loop, and the next epoch's shuffle, would differ from PyTorch's. Persistent workers
+        # are started once, so their seed is drawn at the first epoch only.
+        if not (self.persistent_workers and self.num_workers > 0 and self._base_seed is not None):
+            self._base_seed = _draw_seed(self.generator)
+        return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
         if not self._iterable:
@@ -140,7 +142,7 @@ class DataLoader:
 class _SingleProcessDataLoaderIter:
     """One pass over a ``DataLoader``."""
 
-    def __init__(self, loader, base_seed):
+    def __init__(self, loader):
         self._dataset = loader.dataset
         self._iterable = loader._iterable
         self._auto_collation = loader._auto_collation
@@ -155,9 +157,6 @@ class _SingleProcessDataLoaderIter:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
                           "memory won't be used.", stacklevel=3)
         self._sampler_iter = iter(self._index_sampler)
-        # PyTorch draws its workers' base seed even with no workers: without this draw the random
-        # numbers after the loop, and the next epoch's shuffle, would differ from PyTorch's
-        self._base_seed = base_seed if base_seed is not None else loader._base_seed
         self._num_yielded = 0
         self._dataset_iter = iter(self._dataset) if self._iterable else None
         self._ended = False
