@@ -239,10 +239,6 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 fn = t._grad_fn
                 if fn is not None:
                     edges.append((fn, t._output_nr))
-                elif t._no_grad_view:  # (see _ops._view_of)
-                    t._check_no_grad_view()
-                    edges.append(_NO_EDGE)
-                    missing = True
                 else:  # a leaf: its AccumulateGrad (Tensor._grad_accumulator, inlined)
                     acc = t._accumulator
                     acc = acc() if acc is not None else None
@@ -552,6 +548,9 @@ class Tensor:
         return self._accumulator() if self._accumulator is not None else None
 
     def _grad_accumulator(self):
+        if self._no_grad_view:  # None: no grad flows into it (see _ops._view_of)
+            self._check_no_grad_view()
+            return None
         acc = self._live_accumulator()
         if acc is None:
             acc = AccumulateGrad(self)

@@ -65,7 +65,12 @@ def _root(t, i):
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     # (the grad_fn property only when t is a view: its base may have changed in place since)
     fn = t._grad_fn if t._view_version is None else t.grad_fn
-    return (fn, t._output_nr) if fn is not None else (t._grad_accumulator(), 0)
+    if fn is not None:
+        return fn, t._output_nr
+    acc = t._grad_accumulator()
+    if acc is None:  # a view made under no_grad: it reads requires_grad=True, yet is no root
+        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return acc, 0
 
 
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None, accumulate=True,

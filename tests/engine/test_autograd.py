@@ -997,6 +997,8 @@ NO_GRAD_VIEWS = {  # a view made under no_grad of a tensor that requires grad, a
     "grads do not flow into it": "v = view()\nm = (v * 2).sum()\nm.backward()\n"
                                  "r = (m, v.grad, x.grad, m.grad_fn.next_functions[0][0].next_functions)",
     "grad() finds it unused": "v = view()\nr = t.autograd.grad((v * 3).sum(), v)",
+    "it is no root of backward": "v = view()\nv.backward(t.ones(2, 2))",
+    "nor of grad()": "v = view()\nr = t.autograd.grad(v, v, t.ones(2, 2))",
     "changed in place under no_grad": "v = view()\nwith t.no_grad():\n    v.mul_(2)\nr = (x, repr(v), v.requires_grad)",
     "its grad_fn after a change": "v = view()\nwith t.no_grad():\n    x.mul_(2)\nr = v.grad_fn",
     "used after a change": "v = view()\nwith t.no_grad():\n    v.mul_(2)\nr = v * 2",
