@@ -17,9 +17,15 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
            "Dropout3d", "Embedding"]
 
 
-def __getattr__(name):  # torch.nn.utils, loaded at first use (see engine.__getattr__)
-    if name != "utils":
+# Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn, attribute or None).
+_LAZY = {"utils": ("utils", None)}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
         raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
     import importlib
 
-    return importlib.import_module(f"{__name__}.utils")
+    module, attr = _LAZY[name]
+    value = importlib.import_module(f"{__name__}.{module}")
+    return value if attr is None else getattr(value, attr)

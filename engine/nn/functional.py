@@ -238,3 +238,16 @@ __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "s
            "nll_loss", "linear", "gelu", "hardtanh", "relu6", "softsign", "logsigmoid", "selu", "celu", "mish",
            "hardsigmoid", "hardswish", "softmin", "glu", "threshold", "smooth_l1_loss", "huber_loss", "kl_div",
            "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "embedding"]
+
+
+# Loaded at first use, not at import (see engine.__getattr__): name -> (module under engine, attribute).
+_LAZY = {}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
+    import importlib
+
+    module, attr = _LAZY[name]
+    return getattr(importlib.import_module(f"engine.{module}"), attr)

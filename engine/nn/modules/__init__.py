@@ -20,3 +20,16 @@ __all__ = ["Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
            "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
            "Embedding"]
+
+
+# Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn.modules, attribute).
+_LAZY = {}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'torch.nn.modules' has no attribute '{name}'")
+    import importlib
+
+    module, attr = _LAZY[name]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
