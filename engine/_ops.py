@@ -19,8 +19,8 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._fma import fma
 from ._graph import expose, freed_error, node_class
-from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, Size, Tensor, _Meta, _ndarray, _new, _wrap,
-                      check_size, is_scalar, record, unpack_saved)
+from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor, _Meta, _ndarray,
+                      _new, _wrap, check_size, is_scalar, record, unpack_saved)
 
 
 class Op:
@@ -5126,7 +5126,19 @@ def _saved_slot(pos):
             return None
         v = result if pos == "result" else args[pos]
         return v if v is None or isinstance(v, Tensor) else _wrap(np.asarray(v))
+    get.slot = pos  # (register_saved gives it a _raw_saved_* twin)
     return get
+
+
+def register_saved(table):
+    """``grad_fn._saved_<attr>`` properties from ``{node name: {attr: getter}}``; a saved slot also
+    gets ``_raw_saved_<attr>``, the SavedTensor hooks can be registered on."""
+    for name, getters in table.items():
+        cls = node_class(name)
+        for attr, get in getters.items():
+            setattr(cls, "_saved_" + attr, property(get))
+            if hasattr(get, "slot"):
+                setattr(cls, "_raw_saved_" + attr, property(functools.partial(SavedTensor, pos=get.slot)))
 
 
 def _saved_attr(name, default=None):
@@ -5379,6 +5391,4 @@ _SAVED_ATTRIBUTES = {
                            "scale_grad_by_freq": _saved_attr("scale_grad_by_freq"), "sparse": _saved_attr("sparse"),
                            "weight_sym_argsize_0": lambda node: node._metas[0][0][0]},
 }
-for _name, _getters in _SAVED_ATTRIBUTES.items():
-    for _attr, _get in _getters.items():
-        setattr(node_class(_name), "_saved_" + _attr, property(_get))
+register_saved(_SAVED_ATTRIBUTES)

@@ -302,6 +302,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 o._grad_fn = node
                 o._output_nr = i
                 o._requires_grad = True
+    if _SAVED_HOOKS and saves:  # (once the output has its grad_fn, which the pack hook sees)
+        _pack_saved(node, outs if n_outputs == 1 else outs[0])
     return outs
 
 
@@ -316,6 +318,140 @@ _INVALID = type("Invalid", (), {})()  # what a tensor's repr names as grad_fn wh
 
 _UNUSED = object()  # a saved slot left empty: see Op.save_for
 _UNWORKED = object()  # a slot of Op's not worked out yet: see Op.standins
+
+
+# ----- Saved tensors hooks (torch.autograd.graph.saved_tensors_hooks) -----
+
+_SAVED_HOOKS = []  # (pack_hook, unpack_hook) pairs, innermost last: record packs with the last one
+_PACK_INPLACE = ("A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
+                 "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please "
+                 "open an issue if you need to perform in-place operations on the input to a pack hook.")
+
+
+class _Packed:
+    """A saved tensor handed to a pack hook: what the hook returned, the unpack hook, and what the
+    tensor it unpacks to carries (PyTorch's SavedVariable with hooks: no version check from then on)."""
+
+    __slots__ = ("packed", "unpack", "is_output", "requires_grad", "grad_fn", "output_nr", "accumulator",
+                 "version")
+
+    def unpacked(self, node):
+        t = self.unpack(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(t).__name__}")
+        out = _wrap(t._data)
+        out._vc = [self.version]
+        fn = node if self.is_output else self.grad_fn
+        if fn is not None:
+            out._grad_fn, out._requires_grad = fn, True
+            if self.output_nr:
+                out._output_nr = self.output_nr
+        elif self.requires_grad:
+            out._requires_grad = True
+            out._accumulator = self.accumulator  # grads through it reach the very leaf
+        return out
+
+
+def _pack(t, hooks, is_output, given=None):
+    """Call the pack hook on ``given`` (the tensor itself by default), under no_grad, as PyTorch does."""
+    pack, unpack = hooks
+    p = _new(_Packed)
+    p.unpack, p.is_output, p.version = unpack, is_output, t._vc[0]
+    p.requires_grad, p.output_nr = t._requires_grad, t._output_nr
+    p.grad_fn = None if is_output else t._grad_fn
+    p.accumulator = t._accumulator
+    prev = _grad_mode._enabled
+    _grad_mode._set(False)
+    try:
+        p.packed = pack(t if given is None else given)
+    finally:
+        _grad_mode._set(prev)
+    if t._vc[0] != p.version and not is_output:
+        raise RuntimeError(_PACK_INPLACE)
+    return p
+
+
+class SavedTensor:
+    """``grad_fn._raw_saved_<name>``: one tensor a node saved, on which a pair of pack / unpack
+    hooks can be registered (``register_hooks``), as on PyTorch's SavedVariable."""
+
+    __slots__ = ("_node", "_pos")
+
+    def __init__(self, node, pos):
+        self._node, self._pos = node, pos
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        node = self._node
+        saved = node._saved
+        if saved is None and node._freed:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you "
+                "need to backward through the graph a second time or if you need to access saved variables after "
+                "calling backward.")
+        k = node._op.saves.index(self._pos)
+        s = saved[k]
+        if type(s) is _Packed:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
+                               "only one pair of hooks is allowed at a time.")
+        hooks = (pack_hook, unpack_hook)
+        if type(s) is tuple:  # the input itself is saved: the pack hook gets it detached
+            saved[k] = _pack(s[0], hooks, False, s[0].detach())
+        elif type(s) is _SavedResult:
+            out = _wrap(s.data)
+            out._vc = s.vc
+            saved[k] = _pack(out, hooks, True)
+        else:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+
+
+SavedTensor.__module__ = "torch._C._autograd"
+
+
+def _pack_order(op):
+    """Saved slots in the order PyTorch saves them: its generated code saves a tensor where the
+    first formula reading it comes (MulBackward0: other, then self)."""
+    saves, users = op.saves, op.save_for or {}
+    return sorted(range(len(saves)), key=lambda k: (min(users.get(saves[k], (len(saves),))), k))
+
+
+def _pack_saved(node, out):
+    hooks = _SAVED_HOOKS[-1]
+    saved = node._saved
+    for k in _pack_order(node._op):
+        s = saved[k]
+        if type(s) is tuple:
+            saved[k] = _pack(s[0], hooks, False)
+        elif type(s) is _SavedResult:
+            saved[k] = _pack(out, hooks, True)
+
+
+def _unpack_hooked(node, arrays):
+    """unpack_saved for a node with packed slots: unpack hooks run in the order the pack hooks did."""
+    op, saved = node._op, node._saved
+    args = list(node._metas)
+    result = None
+    for k in _pack_order(op):
+        pos, s = op.saves[k], saved[k]
+        if s is _UNUSED:
+            continue
+        if type(s) is list:
+            args[pos] = s[0]
+            continue
+        if type(s) is tuple:
+            v, version = s
+            if v._vc[0] != version:
+                raise RuntimeError(_version_message(v, version, None))
+        elif type(s) is _SavedResult:
+            v = _saved_result(s, node)
+        else:
+            v = s.unpacked(node)
+        if pos == "result":
+            result = v._data if arrays else v
+        else:
+            args[pos] = v._data if arrays else v
+    return result, args
 
 
 def unpack_saved(node, arrays=False):
@@ -341,18 +477,13 @@ def unpack_saved(node, arrays=False):
             if type(s) is list:  # a saved Python value
                 args[pos] = s[0]
                 continue
-            # The saved result. Its tensor is rebuilt with this node as its grad_fn, like PyTorch's
-            # SavedVariable: no reference cycle, yet higher-order grads flow through it.
-            stale = s.vc[0] != s.version
-            if arrays and not stale:
+            if type(s) is not _SavedResult:  # given to a pack hook: unpacked in the order it was packed
+                result, args = _unpack_hooked(node, arrays)
+                break
+            if arrays and s.vc[0] == s.version:
                 result = s.data
                 continue
-            result = _wrap(s.data, _grad_mode._enabled)
-            result._vc = s.vc
-            if stale:
-                raise RuntimeError(_version_message(result, s.version, node))
-            if _grad_mode._enabled:
-                result._grad_fn = node
+            result = _saved_result(s, node)
     standins = op._standins
     if standins is _UNWORKED:
         standins = op.standins
@@ -362,6 +493,18 @@ def unpack_saved(node, arrays=False):
         if i < len(args) and type(args[i]) is tuple:  # (a slot Op.save_for left empty, or never saved)
             args[i] = _Meta(args[i])
     return result, args
+
+
+def _saved_result(s, node):
+    # The saved result. Its tensor is rebuilt with this node as its grad_fn, like PyTorch's
+    # SavedVariable: no reference cycle, yet higher-order grads flow through it.
+    result = _wrap(s.data, _grad_mode._enabled)
+    result._vc = s.vc
+    if s.vc[0] != s.version:
+        raise RuntimeError(_version_message(result, s.version, node))
+    if _grad_mode._enabled:
+        result._grad_fn = node
+    return result
 
 
 def _version_message(t, expected, node):

@@ -19,8 +19,8 @@ import weakref
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._graph import freed_error, node_class
-from ._ops import (_broadcast_error, _quietly, return_type, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
+from ._graph import freed_error
+from ._ops import (_broadcast_error, _quietly, register_saved, return_type, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
                    amax, amin, cat, clone, defop, matmul, neg, norm_dims, permute, sum, to_dtype, transpose,
                    tril, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
@@ -1002,6 +1002,4 @@ _SAVED = {
     "LinalgPinvBackward0": {"self": _saved_slot(0), "result": _saved_slot("result")},
     "LinalgCrossBackward0": {"dim": _saved_dim(), "self": _saved_slot(0), "other": _saved_slot(1)},
 }
-for _name, _getters in _SAVED.items():
-    for _attr, _get in _getters.items():
-        setattr(node_class(_name), "_saved_" + _attr, property(_get))
+register_saved(_SAVED)

@@ -19,7 +19,7 @@ from .variable import Variable
 def _tensors(x):
     if x is None:
         return None
-    return (x,) if isinstance(x, Tensor) else tuple(x)
+    return (x,) if isinstance(x, (Tensor, graph.GradientEdge)) else tuple(x)
 
 
 def _grad_list(grads, n):
@@ -50,7 +50,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of ``outputs`` with respect to ``inputs``, returned instead of accumulated."""
     outputs = _tensors(outputs)
-    single = isinstance(inputs, Tensor)
     inputs = _tensors(inputs)
     if allow_unused is None:
         allow_unused = materialize_grads

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .._graph import AccumulateGrad, freed_error
+from .graph import GradientEdge
 from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
 from .._tensor import _UNWORKED, Size, Tensor, _ndarray, _wrap, unpack_saved
 
@@ -93,6 +94,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     if inputs is not None:
         targets = {}
         for k, t in enumerate(inputs):
+            if type(t) is GradientEdge:  # (autograd.grad only)
+                targets.setdefault((t.node, t.output_nr), []).append(k)
+                continue
             if not t._requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             key = (t._grad_fn, t._output_nr) if t._grad_fn is not None else (t._grad_accumulator(), 0)
@@ -274,7 +278,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 raise RuntimeError(
                     f"The differentiated Tensor at index {k} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.")
-            if materialize_grads:
+            if materialize_grads and type(t) is not GradientEdge:
                 g = _wrap(np.zeros(t._data.shape, dtype=t._data.dtype))
         elif not create_graph:
             g = g.detach()

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .._graph import Node, freed_error
-from .._tensor import Tensor, _Saved, _version_message, _wrap
+from .._tensor import _SAVED_HOOKS, Tensor, _Packed, _Saved, _pack, _version_message, _wrap
 from .anomaly_mode import record_trace
 
 _ONCE = "trying to differentiate twice a function that was marked with @once_differentiable"
@@ -78,6 +78,9 @@ class BackwardCFunction(Node, FunctionCtx):
         for s in self._saved or ():
             if s is None:
                 out.append(None)
+                continue
+            if type(s) is _Packed:
+                out.append(s.unpacked(self))
                 continue
             t = s.tensor
             if t._vc[0] != s.version:
@@ -359,6 +362,9 @@ def _save_variables(ctx):
             saved.append(_SavedSlot(alias, True, t._output_nr))
         else:
             saved.append(_SavedSlot(t))
+    if _SAVED_HOOKS:
+        hooks = _SAVED_HOOKS[-1]
+        saved = [s if s is None else _pack(t, hooks, s.is_output) for s, t in zip(saved, to_save)]
     ctx._saved = saved
 
 
