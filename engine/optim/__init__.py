@@ -15,4 +15,24 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 from . import lr_scheduler  # noqa: E402  (torch.optim.lr_scheduler)
 
-__all__ = ["Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD"]
+# Loaded at first use (``import engine`` stays quick): name -> (module, attribute or None).
+_LAZY = {"Adadelta": ("adadelta", "Adadelta"), "Adamax": ("adamax", "Adamax"), "ASGD": ("asgd", "ASGD"),
+         "LBFGS": ("lbfgs", "LBFGS"), "NAdam": ("nadam", "NAdam"), "RAdam": ("radam", "RAdam"),
+         "Rprop": ("rprop", "Rprop"), "swa_utils": ("swa_utils", None)}
+
+__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer", "RAdam",
+           "RMSprop", "Rprop", "SGD"]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'torch.optim' has no attribute '{name}'")
+    import importlib
+
+    module, attr = _LAZY[name]
+    value = importlib.import_module(f"{__name__}.{module}")
+    return value if attr is None else getattr(value, attr)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
