@@ -22,6 +22,7 @@ _SCALAR_OF_REQUIRES_GRAD = (
     "tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
     "python_variable_methods.cpp:822.)"
 )
+_warned_float = False
 _AMBIGUOUS = (
     "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
     "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
@@ -870,7 +871,9 @@ class Tensor:
         return bool(self._scalar("bool"))
 
     def __float__(self):
-        if self._requires_grad:
+        global _warned_float
+        if self._requires_grad and not _warned_float:
+            _warned_float = True  # TORCH_WARN_ONCE: once per process
             warnings.warn(_SCALAR_OF_REQUIRES_GRAD, UserWarning, stacklevel=2)
         return float(self._scalar("float"))
 

@@ -18,7 +18,24 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn, attribute or None).
-_LAZY = {"utils": ("utils", None)}
+_LAZY = {"utils": ("utils", None),
+         "RNNBase": ("modules.rnn", "RNNBase"),
+         "RNN": ("modules.rnn", "RNN"),
+         "LSTM": ("modules.rnn", "LSTM"),
+         "GRU": ("modules.rnn", "GRU"),
+         "RNNCellBase": ("modules.rnn", "RNNCellBase"),
+         "RNNCell": ("modules.rnn", "RNNCell"),
+         "LSTMCell": ("modules.rnn", "LSTMCell"),
+         "GRUCell": ("modules.rnn", "GRUCell"),
+         "BatchNorm1d": ("modules.batchnorm", "BatchNorm1d"),
+         "BatchNorm2d": ("modules.batchnorm", "BatchNorm2d"),
+         "BatchNorm3d": ("modules.batchnorm", "BatchNorm3d"),
+         "InstanceNorm1d": ("modules.instancenorm", "InstanceNorm1d"),
+         "InstanceNorm2d": ("modules.instancenorm", "InstanceNorm2d"),
+         "InstanceNorm3d": ("modules.instancenorm", "InstanceNorm3d"),
+         "LayerNorm": ("modules.normalization", "LayerNorm"),
+         "GroupNorm": ("modules.normalization", "GroupNorm"),
+         "RMSNorm": ("modules.normalization", "RMSNorm")}
 
 
 def __getattr__(name):

@@ -283,11 +283,11 @@ def _lbfgs_run(lib, problem, dtype, steps=4, **kwargs):
         return loss
 
     trajectory, losses = [], []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # float() of a loss that requires grad warns, as in PyTorch
-        for _ in range(steps):
-            losses.append(float(opt.step(closure)))
-            trajectory.append(_np(x).copy())
+    for _ in range(steps):
+        # (.item(), not float(): PyTorch warns once per process on float() of a tensor that requires
+        # grad, and test_tensor checks that warning)
+        losses.append(opt.step(closure).item())
+        trajectory.append(_np(x).copy())
     return np.array(trajectory), losses, opt
 
 

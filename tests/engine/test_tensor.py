@@ -2,6 +2,8 @@
 and NumPy, comparisons, ``torch.Size`` and devices."""
 import itertools
 import operator
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -109,7 +111,6 @@ CONVERSIONS = {
     "int_many": lambda t: int(t.tensor([1, 2])),
     "bool_many": lambda t: bool(t.tensor([1, 2])),
     "bool_empty": lambda t: bool(t.tensor([])),
-    "float_requires_grad": lambda t: float(t.tensor(2.0, requires_grad=True) * 2),
 }
 
 COMPARISONS = {
@@ -153,6 +154,20 @@ def test_metadata(torch_ref, et, name):
 @pytest.mark.parametrize("name", sorted(CONVERSIONS))
 def test_conversions(torch_ref, et, name):
     same(torch_ref, et, CONVERSIONS[name])
+
+
+@pytest.mark.torch
+def test_float_of_requires_grad_warns_once_per_process(torch_ref):
+    # In a fresh process each: PyTorch warns once per process (and its own LBFGS calls float() on a loss).
+    code = ("import warnings, {} as t\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    v = [float(t.tensor(2.0, requires_grad=True) * 2) for _ in range(3)]\n"
+            "print(v, [(x.category.__name__, str(x.message)) for x in w])")
+    runs = [subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True, text=True, check=True).stdout
+            for m in ("torch", "engine")]
+    assert runs[1] == runs[0]
+    assert runs[1].startswith("[4.0, 4.0, 4.0] [('UserWarning', 'Converting a tensor with requires_grad=True")
 
 
 @pytest.mark.torch

@@ -23,7 +23,23 @@ __all__ = ["Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn.modules, attribute).
-_LAZY = {}
+_LAZY = {"RNNBase": ("rnn", "RNNBase"),
+         "RNN": ("rnn", "RNN"),
+         "LSTM": ("rnn", "LSTM"),
+         "GRU": ("rnn", "GRU"),
+         "RNNCellBase": ("rnn", "RNNCellBase"),
+         "RNNCell": ("rnn", "RNNCell"),
+         "LSTMCell": ("rnn", "LSTMCell"),
+         "GRUCell": ("rnn", "GRUCell"),
+         "BatchNorm1d": ("batchnorm", "BatchNorm1d"),
+         "BatchNorm2d": ("batchnorm", "BatchNorm2d"),
+         "BatchNorm3d": ("batchnorm", "BatchNorm3d"),
+         "InstanceNorm1d": ("instancenorm", "InstanceNorm1d"),
+         "InstanceNorm2d": ("instancenorm", "InstanceNorm2d"),
+         "InstanceNorm3d": ("instancenorm", "InstanceNorm3d"),
+         "LayerNorm": ("normalization", "LayerNorm"),
+         "GroupNorm": ("normalization", "GroupNorm"),
+         "RMSNorm": ("normalization", "RMSNorm")}
 
 
 def __getattr__(name):
