@@ -1,0 +1,155 @@
+"""``LayerNorm``, ``GroupNorm`` and ``RMSNorm``: normalization within each sample, so the same in
+training and evaluation."""
+import numbers
+
+from ... import _factories
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
+
+
+def _as_shape(normalized_shape):
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (normalized_shape,)
+    return tuple(normalized_shape)
+
+
+class LayerNorm(Module):
+    r"""Normalizes each sample over its last ``len(normalized_shape)`` dims (mean and biased
+    variance), then scales by ``weight`` (ones) and shifts by ``bias`` (zeros), both shaped
+    ``normalized_shape``.
+
+    Args:
+        normalized_shape: the trailing shape to normalize over (an int for the last dim)
+        eps: added to the variance for numerical stability. Default: 1e-5
+        elementwise_affine: learn ``weight`` (and ``bias``). Default: ``True``
+        bias: learn ``bias`` too (with ``elementwise_affine``). Default: ``True``
+
+    >>> m = nn.LayerNorm(2)
+    >>> m(torch.tensor([[1., 3.]]))
+    tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
+    """
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.normalized_shape = _as_shape(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(_factories.empty(self.normalized_shape, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_factories.empty(self.normalized_shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
+
+
+class GroupNorm(Module):
+    r"""Splits the ``num_channels`` channels (dim 1) into ``num_groups`` groups and normalizes each
+    group of each sample, then scales and shifts per channel (``weight`` ones, ``bias`` zeros).
+
+    Args:
+        num_groups: the number of groups; it must divide ``num_channels``
+        num_channels: the number of channels ``C`` of the input ``(N, C, *)``
+        eps: added to the variance for numerical stability. Default: 1e-5
+        affine: learn ``weight`` and ``bias``. Default: ``True``
+
+    >>> m = nn.GroupNorm(2, 4)
+    >>> m(torch.tensor([[1., 3., 0., 4.]]))
+    tensor([[-1.0000,  1.0000, -1.0000,  1.0000]],
+           grad_fn=<NativeGroupNormBackward0>)
+    """
+
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if self.affine:
+            self.weight = Parameter(_factories.empty(num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_factories.empty(num_channels, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    r"""Divides each sample by its root mean square over the last ``len(normalized_shape)`` dims,
+    then scales by ``weight`` (ones): :math:`y = \frac{x}{\sqrt{\mathrm{mean}(x^2) + \epsilon}} \gamma`.
+
+    Args:
+        normalized_shape: the trailing shape to normalize over (an int for the last dim)
+        eps: added to the mean square; ``None`` for the machine epsilon of the input's dtype.
+            Default: ``None``
+        elementwise_affine: learn ``weight``. Default: ``True``
+
+    >>> m = nn.RMSNorm(2)
+    >>> m(torch.tensor([[3., 4.]]))
+    tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        self.normalized_shape = _as_shape(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(_factories.empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
