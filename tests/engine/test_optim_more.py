@@ -661,3 +661,18 @@ def test_swa_literal_average_and_errors(torch_ref):
     with pytest.raises(ValueError, match="^anneal_epochs must be equal or greater than 0, got -1$"):
         su.SWALR(opt, 0.01, anneal_epochs=-1)
     su.update_bn([engine.ones(2, 1)], m)  # no batch norm: nothing to do
+
+
+def test_update_bn_recomputes_batchnorm_statistics(torch_ref, et):
+    def run(T):
+        T.manual_seed(0)
+        model = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.BatchNorm1d(4))
+        loader = [T.randn(5, 3) for _ in range(3)]
+        T.optim.swa_utils.update_bn(loader, model)
+        bn = model[1]
+        return bn.running_mean.tolist(), bn.running_var.tolist(), bn.momentum, int(bn.num_batches_tracked)
+
+    ours, ref = run(et), run(torch_ref)
+    np.testing.assert_allclose(ours[0], ref[0], atol=1e-6)
+    np.testing.assert_allclose(ours[1], ref[1], atol=1e-6)
+    assert ours[2:] == ref[2:] == (0.1, 3)
