@@ -38,6 +38,13 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
                    rsub, select, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
                    sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
                    where)
+from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2d, atleast_3d, baddbmm,  # noqa: E402
+                   bincount, block_diag, bucketize, cartesian_prod, cdist, column_stack, combinations, copysign,
+                   corrcoef, count_nonzero, cov, diag_embed, diagflat, diff, digamma, dist, dsplit, dstack, erfinv,
+                   fliplr, flipud, fmax, fmin, histc, hsplit, inner, is_nonzero, isin, lgamma, logaddexp2,
+                   logcumsumexp, masked_scatter, meshgrid, moveaxis, movedim, nanmean, nansum, polygamma, renorm,
+                   rot90, searchsorted, signbit, swapdims, tensor_split, tensordot, tril_indices, triu_indices,
+                   unique, unique_consecutive, vander, vsplit)
 from ._random import default_generator
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
@@ -144,7 +151,16 @@ _LAZY = {"linalg": ("linalg", None), "utils": ("utils", None), "serialization": 
          "save": ("serialization", "save"), "load": ("serialization", "load"), "det": ("linalg", "det"),
          "matrix_power": ("linalg", "matrix_power"), "logdet": ("linalg", "_logdet"),
          "cholesky": ("linalg", "_torch_cholesky"), "cross": ("linalg", "_torch_cross"),
-         "slogdet": ("linalg", "_torch_slogdet"), "inverse": ("linalg", "inv")}
+         "slogdet": ("linalg", "_torch_slogdet"), "inverse": ("linalg", "inv"),
+         "batch_norm": ("_norm", "_torch_batch_norm"), "instance_norm": ("_norm", "_torch_instance_norm"),
+         "layer_norm": ("_norm", "_torch_layer_norm"), "group_norm": ("_norm", "_torch_group_norm"),
+         "rms_norm": ("_norm", "rms_norm"), "native_batch_norm": ("_norm", "native_batch_norm"),
+         "native_layer_norm": ("_norm", "native_layer_norm"), "native_group_norm": ("_norm", "native_group_norm"),
+         **{name: ("_conv", name) for name in (
+             "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "convolution",
+             "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "avg_pool1d",
+             "adaptive_avg_pool1d", "constant_pad_nd")},
+         "adaptive_max_pool1d": ("_conv", "_torch_adaptive_max_pool1d")}
 
 
 def __getattr__(name):

@@ -457,3 +457,27 @@ Tensor.inverse = _linalg_method("inv")
 Tensor.matrix_power = _linalg_method("matrix_power")
 Tensor.cholesky = _linalg_method("_torch_cholesky")
 Tensor.cross = _linalg_method("_torch_cross")
+
+
+# ----- The long tail (see the section of that name in _ops) -----
+for _name in (
+    "addbmm", "addmv", "addr", "aminmax", "argwhere", "baddbmm", "bincount", "copysign", "corrcoef",
+    "count_nonzero", "cov", "diag_embed", "diagflat", "diff", "digamma", "dist", "dsplit", "erfinv", "fliplr",
+    "flipud", "fmax", "fmin", "histc", "hsplit", "inner", "is_nonzero", "lgamma", "logaddexp2", "logcumsumexp",
+    "masked_scatter", "moveaxis", "movedim", "nanmean", "nansum", "renorm", "rot90", "signbit", "swapdims",
+    "tensor_split", "unique", "unique_consecutive", "vsplit",
+):
+    setattr(Tensor, _name, getattr(_ops, _name))
+
+
+def _polygamma(self, n):
+    """``t.polygamma(n)``: the tensor comes first, unlike ``torch.polygamma(n, t)``."""
+    return _ops.polygamma(n, self)
+
+
+Tensor.polygamma = _polygamma
+for _name in ("addbmm", "addmv", "addr", "baddbmm", "copysign", "digamma", "erfinv", "lgamma", "masked_scatter",
+              "renorm"):
+    setattr(Tensor, _name + "_", _inplace(getattr(_ops, _name)))
+Tensor.polygamma_ = _inplace(_polygamma)
+Tensor.swapdims_ = _shape_changing_inplace("swapdims_")
