@@ -20,7 +20,7 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          normal, ones, ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                          seed, set_rng_state, tensor, zeros, zeros_like)
 from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
-from ._ops import amin, broadcast_to, ger, outer  # noqa: E402
+from ._ops import amin, broadcast_to, ger, outer, unsafe_chunk, unsafe_split  # noqa: E402
 from ._ops import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa: E402
                    arctanh, asin, asinh, atan2, atanh, deg2rad, erf, erfc, exp2, heaviside, hypot, lerp,
                    logaddexp, logit, nan_to_num, rad2deg, sinc, xlogy)

@@ -19,7 +19,7 @@ for _name in (
     "norm", "cumsum", "softmax", "log_softmax", "mm", "mv", "dot", "bmm", "addmm", "matmul", "view",
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze",
     "expand", "broadcast_to", "repeat", "clone", "contiguous", "select", "narrow",
-    "index_select", "masked_fill", "gather", "unbind", "split", "chunk", "nonzero",
+    "index_select", "masked_fill", "gather", "unbind", "split", "chunk", "unsafe_split", "unsafe_chunk", "nonzero",
     "erf", "erfc", "asin", "acos", "asinh", "acosh", "atanh", "arcsin", "arccos", "arcsinh", "arccosh", "arctanh",
     "arctan", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp",
     "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu", "diag", "diagonal", "trace", "roll",

@@ -155,6 +155,8 @@ def norm_dims(dim, ndim):
 def _given(out, **given):
     """Keep on ``out``'s node arguments as the user gave them (a negative dim, dims in the user's order),
     where its rule reads them normalized: PyTorch's ``grad_fn._saved_*`` show them as given."""
+    if type(out) is tuple and not out:  # (unbind along a dim of size 0)
+        return out
     node = (out[0] if type(out) is tuple else out)._grad_fn
     if node is not None:
         node._given = given
@@ -3081,6 +3083,8 @@ def _unbind_grad(gs, ans, x, dim):
 UNBIND = defop("UnbindBackward0", _unbind_grad, outputs=None)
 SPLIT = defop("SplitBackward0", _split_grad, outputs=None)
 SPLIT_SIZES = defop("SplitWithSizesBackward0", _split_grad, outputs=None)
+UNSAFE_SPLIT = defop("UnsafeSplitBackward0", _split_grad, outputs=None)
+UNSAFE_SPLIT_SIZES = defop("UnsafeSplitWithSizesBackward0", _split_grad, outputs=None)
 
 
 class _AllOutputs:
@@ -3088,7 +3092,7 @@ class _AllOutputs:
         return True
 
 
-for _op in (UNBIND, SPLIT, SPLIT_SIZES):
+for _op in (UNBIND, SPLIT, SPLIT_SIZES, UNSAFE_SPLIT, UNSAFE_SPLIT_SIZES):
     _op.differentiable_outputs = _AllOutputs()
 
 
@@ -3102,32 +3106,45 @@ def unbind(x, dim=0):
     return outs
 
 
-def split(x, split_size_or_sections, dim=0):
+def split(x, split_size_or_sections, dim=0, unsafe=False):
+    """``unsafe``: unsafe_split's parts, which are not views (an in-place op on one is no view's)."""
     d = x._data
     given, dim = dim, norm_dims(dim, d.ndim)[0]
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         sizes = [builtins.min(step, n - i) for i in range(0, n, step)] or [0]
-        op = SPLIT
+        op = UNSAFE_SPLIT if unsafe else SPLIT
     else:
         sizes = list(split_size_or_sections)
         if builtins.sum(sizes) != n:
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {dim}), but got split_sizes={sizes}")
-        op = SPLIT_SIZES
+        op = UNSAFE_SPLIT_SIZES if unsafe else SPLIT_SIZES
     bounds = np.cumsum([0] + sizes)
     parts = tuple(d[(slice(None),) * dim + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(sizes)))
+    if unsafe:
+        parts = tuple(p.copy() for p in parts)
     outs = record(op, (x,), parts, {"dim": dim, "sizes": tuple(sizes)}, n_outputs=len(parts))
     _given(outs, dim=given, split_size=split_size_or_sections)
-    for o in outs:
-        _view_of(o, x)
+    if not unsafe:
+        for o in outs:
+            _view_of(o, x)
     return outs
 
 
 def chunk(x, chunks, dim=0):
     n = x._data.shape[norm_dims(dim, x._data.ndim)[0]]
     return split(x, -(-n // chunks), dim)
+
+
+def unsafe_split(x, split_size, dim=0):
+    return split(x, split_size, dim, unsafe=True)
+
+
+def unsafe_chunk(x, chunks, dim=0):
+    n = x._data.shape[norm_dims(dim, x._data.ndim)[0]]
+    return split(x, -(-n // chunks), dim, unsafe=True)
 
 
 
@@ -6522,6 +6539,10 @@ _SAVED_ATTRIBUTES = {
                        "self_sym_sizes": _saved_sizes},
     "SplitWithSizesBackward0": {"dim": _saved_dim(), "split_sizes": _saved_attr("sizes"),
                                 "self_sym_sizes": _saved_sizes},
+    "UnsafeSplitBackward0": {"dim": _saved_dim(), "split_size": lambda node: node._given["split_size"],
+                             "self_sym_sizes": _saved_sizes},
+    "UnsafeSplitWithSizesBackward0": {"dim": _saved_dim(), "split_sizes": _saved_attr("sizes"),
+                                      "self_sym_sizes": _saved_sizes},
     "FlipBackward0": {"dims": _saved_dims("dims")},
     "RepeatBackward0": {"repeats": _saved_attr("repeats"), "self_sym_sizes": _saved_sizes},
     **{name: {"self": _SELF, "result": _RESULT} for name in ("MaxBackward1", "MinBackward1", "ProdBackward0")},

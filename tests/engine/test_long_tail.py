@@ -432,3 +432,17 @@ def test_cdist_by_matrix_products(torch_ref, et, name):
     assert et.autograd.gradcheck(lambda *xs: op(et, *xs), xs)
     assert outcome(lambda t: t.cdist(t.tensor(X), t.tensor(U), compute_mode="fast"), et) == \
         outcome(lambda t: t.cdist(t.tensor(X), t.tensor(U), compute_mode="fast"), torch_ref)
+
+
+def test_unsafe_split_and_empty_unbind(torch_ref, et):
+    def run(T):
+        x = T.arange(6.0, requires_grad=True)
+        parts = T.unsafe_chunk(x, 3)
+        sized = x.unsafe_split(4)
+        (parts[0] * 2 + parts[2]).sum().backward()
+        return (type(parts[0].grad_fn).__name__, parts[0]._base is None, parts[0].grad_fn._saved_split_size,
+                type(sized[1].grad_fn).__name__, [p.shape[0] for p in sized], x.grad.tolist(),
+                T.zeros(2, 0, requires_grad=True).unbind(1))
+
+    assert run(et) == run(torch_ref) == ("UnsafeSplitBackward0", True, 2, "UnsafeSplitBackward0", [4, 2],
+                                         [2.0, 2.0, 0.0, 0.0, 1.0, 1.0], ())

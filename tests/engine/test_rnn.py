@@ -16,15 +16,14 @@ TOL = dict(rtol=1e-5, atol=1e-5)
 
 def _graph(fn):
     """The graph under ``fn`` depth first, one ``depth:name`` per visit (``seen:`` for a node met
-    before, ``None`` for an input without grad). PyTorch's ``UnsafeSplitBackward0`` is read as the
-    engine's ``SplitBackward0`` (the engine has no ``unsafe_chunk``)."""
+    before, ``None`` for an input without grad)."""
     out, seen = [], set()
 
     def walk(f, depth):
         if f is None:
             out.append(f"{depth}:None")
             return
-        name = type(f).__name__.replace("UnsafeSplitBackward0", "SplitBackward0")
+        name = type(f).__name__
         if id(f) in seen:
             out.append(f"{depth}:seen:{name}")
             return
@@ -136,15 +135,15 @@ def test_lstm_float32_values_match_pytorchs_onednn_path(torch_ref, et):
 
 
 def test_lstm_cell_graph_names(et):
-    """The node names PyTorch's lstm_cell shows (its UnsafeSplitBackward0 being SplitBackward0 here)."""
+    """The node names PyTorch's lstm_cell shows."""
     cell = et.nn.LSTMCell(3, 4)
     h, c = cell(et.randn(2, 3))
     assert _graph(c.grad_fn) == [
-        "0:AddBackward0", "1:MulBackward0", "2:SigmoidBackward0", "3:SplitBackward0", "4:AddBackward0",
+        "0:AddBackward0", "1:MulBackward0", "2:SigmoidBackward0", "3:UnsafeSplitBackward0", "4:AddBackward0",
         "5:AddmmBackward0", "6:AccumulateGrad", "6:None", "6:TBackward0", "7:AccumulateGrad",
         "5:AddmmBackward0", "6:AccumulateGrad", "6:None", "6:TBackward0", "7:AccumulateGrad", "2:None",
-        "1:MulBackward0", "2:SigmoidBackward0", "3:seen:SplitBackward0", "2:TanhBackward0",
-        "3:seen:SplitBackward0"]
+        "1:MulBackward0", "2:SigmoidBackward0", "3:seen:UnsafeSplitBackward0", "2:TanhBackward0",
+        "3:seen:UnsafeSplitBackward0"]
     assert type(h.grad_fn).__name__ == "MulBackward0"
     assert cell.weight_hh.grad is None
 

@@ -36,10 +36,8 @@ class _CellParams:
         return h if self.w_hr is None else _ops.matmul(h, self.w_hr.t())
 
 
-# PyTorch splits the gates with unsafe_chunk (UnsafeSplitBackward0); the engine has only chunk
-# (SplitBackward0), whose outputs are views, so the gate activations below are out of place.
 def _gates(x, n):
-    return _ops.chunk(x, n, 1)
+    return _ops.unsafe_chunk(x, n, 1)
 
 
 def _simple_cell(nonlinearity):
