@@ -35,7 +35,15 @@ _LAZY = {"utils": ("utils", None),
          "InstanceNorm3d": ("modules.instancenorm", "InstanceNorm3d"),
          "LayerNorm": ("modules.normalization", "LayerNorm"),
          "GroupNorm": ("modules.normalization", "GroupNorm"),
-         "RMSNorm": ("modules.normalization", "RMSNorm")}
+         "RMSNorm": ("modules.normalization", "RMSNorm"),
+         **{name: (f"modules.{module}", name) for module, names in (
+             ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
+             ("pooling", ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+                          "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d")),
+             ("padding", ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+                          "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
+                          "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d")),
+             ("fold", ("Fold", "Unfold"))) for name in names}}
 
 
 def __getattr__(name):

@@ -241,7 +241,14 @@ __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "s
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under engine, attribute).
-_LAZY = {}
+_LAZY = {"batch_norm": ("_norm", "batch_norm"), "instance_norm": ("_norm", "instance_norm"),
+         "layer_norm": ("_norm", "layer_norm"), "group_norm": ("_norm", "group_norm"), "rms_norm": ("_norm", "rms_norm"),
+         **{name: ("_conv", name) for name in (
+             "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
+             "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+             "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d",
+             "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
+             "adaptive_max_pool2d_with_indices", "pad", "unfold", "fold")}}
 
 
 def __getattr__(name):
