@@ -83,6 +83,23 @@ RULES = {
     "LogSoftmaxBackwardDataBackward0": "node of log_softmax's backward g - exp(out) * sum(g):  grad_g = grad - sum(grad * exp(out))",
     "NllLossBackwardBackward0": "node of nll_loss's backward:  grad_g = nll_loss(grad),  grad_x = 0",
     "MseLossBackwardBackward0": "node of 2 * (x - y) * g / N:  grad_g = 2 * (x - y) * grad / N,  grad_x = 2 * g * grad / N",
+    "CatBackward0": "grad_each = its slice of grad",
+    "StackBackward0": "grad_each = grad selected at its index along the stacked dimension",
+    "SplitBackward0": "grad_x = the parts' grads concatenated (zeros for a part that got none)",
+    "UnsafeSplitBackward0": "grad_x = the parts' grads concatenated (zeros for a part that got none)",
+    "EmbeddingBackward0": "grad_weight = grad rows added into the rows that were looked up",
+    "ConvolutionBackward0": "grad_input = grad convolved back with the weight (transposed conv),  grad_weight = "
+                            "input windows times grad, summed,  grad_bias = grad summed over batch and positions",
+    "MaxPool2DWithIndicesBackward0": "each window's grad goes to the element that was its max (saved indices), "
+                                     "the rest get 0",
+    "AvgPool2DBackward0": "each window's grad is divided by the window size and spread over the window",
+    "AdaptiveAvgPool2DBackward0": "each output's grad is spread evenly over the input region it averaged",
+    "ConstantPadNdBackward0": "grad_x = grad with the padding cut off",
+    "NativeBatchNormBackward0": "grad through (x - mean) / std * weight + bias, mean and std being the batch's "
+                                "(so every x of a channel moves them);  grad_weight = sum(grad * x_hat),  "
+                                "grad_bias = sum(grad)",
+    "NativeLayerNormBackward0": "grad through (x - mean) / std * weight + bias, mean and std over the normalized "
+                                "dims of each sample;  grad_weight = sum(grad * x_hat),  grad_bias = sum(grad)",
 }
 
 NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_title", "grad_short",
