@@ -215,6 +215,38 @@ def check_nn_and_optim_step():
     assert repr(model) == ("Sequential(\n  (0): Linear(in_features=3, out_features=2, bias=True)\n  (1): ReLU()\n"
                            "  (2): Linear(in_features=2, out_features=1, bias=True)\n)")
 
+def check_layers_hooks_and_save_load():
+    """Conv, batch norm, pooling, an LSTM cell, saved-tensor hooks and torch.save/load: PyTorch 2.13's values."""
+    import io
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.BatchNorm2d(2), torch.nn.ReLU(),
+                              torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(8, 1))
+    x = torch.randn(2, 1, 6, 6)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(tuple(t.shape)) or t, lambda t: t):
+        out = net(x).pow(2).mean()
+    out.backward()
+    assert round(out.item(), 4) == 0.2051, out
+    assert round(net[0].weight.grad.sum().item(), 4) == 3.6954, net[0].weight.grad
+    assert (2, 1, 6, 6) in packed and (2, 8) in packed, packed
+    buf = io.BytesIO()
+    torch.save(net.state_dict(), buf)
+    names = []
+    fn = net[3](net[2](net[1](net[0](x)))).grad_fn
+    while fn is not None:
+        names.append(fn.name())
+        fn = fn.next_functions[0][0]
+    assert names == ["MaxPool2DWithIndicesBackward0", "ReluBackward0", "NativeBatchNormBackward0",
+                     "ConvolutionBackward0"], names
+    h, c = torch.nn.LSTMCell(3, 2)(torch.randn(1, 3))
+    assert [round(v, 4) for v in h.tolist()[0]] == [0.0521, 0.1186], h
+    buf.seek(0)
+    state = torch.load(buf)
+    assert [round(v, 4) for v in state["1.running_mean"].tolist()] == [-0.0191, -0.001], state
+    assert int(state["1.num_batches_tracked"]) == 1
+
+
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}
 
 
