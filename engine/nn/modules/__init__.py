@@ -22,38 +22,24 @@ __all__ = ["Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
            "Embedding"]
 
 
-# Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn.modules, attribute).
-_LAZY = {"RNNBase": ("rnn", "RNNBase"),
-         "RNN": ("rnn", "RNN"),
-         "LSTM": ("rnn", "LSTM"),
-         "GRU": ("rnn", "GRU"),
-         "RNNCellBase": ("rnn", "RNNCellBase"),
-         "RNNCell": ("rnn", "RNNCell"),
-         "LSTMCell": ("rnn", "LSTMCell"),
-         "GRUCell": ("rnn", "GRUCell"),
-         "BatchNorm1d": ("batchnorm", "BatchNorm1d"),
-         "BatchNorm2d": ("batchnorm", "BatchNorm2d"),
-         "BatchNorm3d": ("batchnorm", "BatchNorm3d"),
-         "InstanceNorm1d": ("instancenorm", "InstanceNorm1d"),
-         "InstanceNorm2d": ("instancenorm", "InstanceNorm2d"),
-         "InstanceNorm3d": ("instancenorm", "InstanceNorm3d"),
-         "LayerNorm": ("normalization", "LayerNorm"),
-         "GroupNorm": ("normalization", "GroupNorm"),
-         "RMSNorm": ("normalization", "RMSNorm"),
-         **{name: (module, name) for module, names in (
-             ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
-             ("pooling", ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-                          "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d")),
-             ("padding", ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
-                          "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
-                          "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d")),
-             ("fold", ("Fold", "Unfold"))) for name in names}}
-
+# Loaded at first use, not at import (see engine.__getattr__): class name -> module under torch.nn.modules.
+# torch.nn reads this table too.
+_LAZY = {name: module for module, names in (
+    ("rnn", ("RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell")),
+    ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")),
+    ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
+    ("normalization", ("LayerNorm", "GroupNorm", "RMSNorm")),
+    ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
+    ("pooling", ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveMaxPool1d",
+                 "AdaptiveMaxPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d")),
+    ("padding", ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+                 "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+                 "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d")),
+    ("fold", ("Fold", "Unfold"))) for name in names}
 
 def __getattr__(name):
     if name not in _LAZY:
         raise AttributeError(f"module 'torch.nn.modules' has no attribute '{name}'")
     import importlib
 
-    module, attr = _LAZY[name]
-    return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
