@@ -601,7 +601,8 @@ def _scatter_back(g, indices, shape, nd):
         g = np.where(indices.reshape(-1) < area, g, 0)
         indices = np.minimum(indices, area - 1)
     flat = indices.reshape(planes, -1) + np.arange(planes).reshape(-1, 1) * area
-    return np.bincount(flat.reshape(-1), g, planes * area).astype(g.dtype).reshape(shape)
+    # (intp: 32 bits in Pyodide, where bincount refuses int64)
+    return np.bincount(flat.reshape(-1).astype(np.intp), g, planes * area).astype(g.dtype).reshape(shape)
 
 
 def _avg_divisors(size, kernel, stride, padding, out, count_include_pad, divisor_override):

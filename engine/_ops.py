@@ -6268,12 +6268,12 @@ def bincount(input, weights=None, minlength=0):
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if weights is None:
-        return _wrap(np.bincount(d, minlength=minlength).astype(np.int64))
+        return _wrap(np.bincount(d.astype(np.intp), minlength=minlength).astype(np.int64))  # (intp: 32 bits in Pyodide)
     w = weights._data
     if w.ndim != 1 or w.shape[0] != d.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     dt = w.dtype if w.dtype == np.float32 else np.float64
-    return _wrap(np.bincount(d, weights=w.astype(np.float64), minlength=minlength).astype(dt))
+    return _wrap(np.bincount(d.astype(np.intp), weights=w.astype(np.float64), minlength=minlength).astype(dt))
 
 
 def histc(input, bins=100, min=0, max=0):
@@ -6293,7 +6293,7 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
     v = d.reshape(-1).astype(np.float64)
     v = v[(v >= lo) & (v <= hi)]
-    idx = np.minimum(((v - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
+    idx = np.minimum(((v - lo) * bins / (hi - lo)).astype(np.intp), bins - 1)
     return _wrap(np.bincount(idx, minlength=bins).astype(d.dtype))
 
 

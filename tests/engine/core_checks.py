@@ -245,6 +245,9 @@ def check_layers_hooks_and_save_load():
     state = torch.load(buf)
     assert [round(v, 4) for v in state["1.running_mean"].tolist()] == [-0.0191, -0.001], state
     assert int(state["1.num_batches_tracked"]) == 1
+    # NumPy functions that take only intp (32 bits in Pyodide) indices
+    assert torch.bincount(torch.tensor([1, 2, 2])).tolist() == [0, 1, 2]
+    assert torch.histc(torch.tensor([1.0, 2.0, 2.0]), bins=2, min=0, max=2).tolist() == [0.0, 3.0]
 
 
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}
