@@ -85,14 +85,9 @@ class Adam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
-                                 ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _scalar_tensor(float(p_state["step"]), group["fused"] or group["capturable"])
+        self._restore_state((("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
+                             ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)),
+                            ("step",), lambda group: group["fused"] or group["capturable"])
 
     @_use_grad_for_differentiable
     def step(self, closure=None):

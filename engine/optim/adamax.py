@@ -56,14 +56,7 @@ class Adamax(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _scalar_tensor(float(p_state["step"]))
+        self._restore_state((("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False)))
 
     @_use_grad_for_differentiable
     def step(self, closure=None):

@@ -56,16 +56,8 @@ class ASGD(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0:
-                    for key in ("step", "eta", "mu"):
-                        if not isinstance(p_state[key], Tensor):
-                            p_state[key] = _scalar_tensor(float(p_state[key]))
+        self._restore_state((("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False)),
+                            ("step", "eta", "mu"))
 
     @_use_grad_for_differentiable
     def step(self, closure=None):

@@ -67,17 +67,8 @@ class NAdam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("maximize", False), ("foreach", None), ("capturable", False),
-                                 ("differentiable", False), ("decoupled_weight_decay", False)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0:
-                    if not isinstance(p_state["step"], Tensor):
-                        p_state["step"] = _scalar_tensor(float(p_state["step"]))
-                    if not isinstance(p_state["mu_product"], Tensor):
-                        p_state["mu_product"] = _scalar_tensor(p_state["mu_product"])
+        self._restore_state((("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False),
+                             ("decoupled_weight_decay", False)), ("step", "mu_product"))
 
     @_use_grad_for_differentiable
     def step(self, closure=None):

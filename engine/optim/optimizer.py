@@ -155,6 +155,20 @@ class Optimizer:
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
 
+    def _restore_state(self, group_defaults, scalars=("step",), flag=lambda group: False):
+        """The rest of a subclass's ``__setstate__`` for a state saved by an older PyTorch: group keys
+        added since get their defaults, and the per-parameter ``scalars`` (``step``, ...) become 0-d
+        tensors (``_scalar_tensor``'s ``fused`` argument is ``flag(group)``)."""
+        for group in self.param_groups:
+            for key, default in group_defaults:
+                group.setdefault(key, default)
+            for p in group["params"]:
+                p_state = self.state.get(p)
+                if p_state:
+                    for key in scalars:
+                        if not isinstance(p_state[key], Tensor):
+                            p_state[key] = _scalar_tensor(float(p_state[key]), flag(group))
+
     def __repr__(self):
         lines = [self.__class__.__name__ + " ("]
         for i, group in enumerate(self.param_groups):
