@@ -23,8 +23,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import _dtypes, _grad_mode
 from ._graph import node_class
-from ._ops import (_int64, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, _zero_grad, defop, gather,
-                   mean)
+from ._ops import (_int64, _record_shared, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
+                   _zero_grad, defop, gather, mean)
 from ._tensor import Tensor, _wrap, record
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "convolution",
@@ -198,30 +198,19 @@ def _given(attrs):
     return {k: attrs[k] for k in _PARAMS}
 
 
-# A double backward of ConvolutionBackward0 is one ConvolutionBackwardBackward0 node with three
-# outputs, as in PyTorch; the engine asks each input's rule in turn, so the first rule records it
-# and the next ones (same grad, same saved tensors) take their outputs from here.
-_JOINT = [None]
-
-
-def _conv_input_grad(i, g, input, weight, attrs):
+def _conv_grads(g, input, weight, bias, **attrs):
+    """``(grad_input, grad_weight, grad_bias)``, computed at once as PyTorch does (see _shared_rules): a
+    double backward is then one ConvolutionBackwardBackward0 node with three outputs."""
     mask = attrs["output_mask"]
-    if not _grad_mode._enabled:  # (a first backward: only the grad asked for, on arrays)
-        stride, padding, dilation, _ = _params(attrs, weight.dim() - 2)
-        return _wrap(_conv_backward_arrays(g._data, input._data, weight._data, stride, padding, dilation,
-                                           attrs["transposed"], attrs["groups"], tuple(j == i for j in range(3)))[i])
-    joint = _JOINT[0]
-    if joint is None or joint[0] is not g or joint[1] is not input or joint[2] is not weight:
-        joint = (g, input, weight, convolution_backward(g, input, weight, mask=mask, **_given(attrs)))
-    _JOINT[0] = joint if any(mask[i + 1:]) else None  # (kept for the rules still to come)
-    return joint[3][i]
+    if _grad_mode._enabled:
+        return convolution_backward(g, input, weight, mask=mask, **_given(attrs))
+    stride, padding, dilation, _ = _params(attrs, weight.dim() - 2)  # (a first backward: no node)
+    grads = _conv_backward_arrays(g._data, input._data, weight._data, stride, padding, dilation, attrs["transposed"],
+                                  attrs["groups"], mask)
+    return tuple(None if r is None else _wrap(r) for r in grads)
 
 
-CONV = defop("ConvolutionBackward0",
-             lambda g, ans, input, weight, bias, **attrs: _conv_input_grad(0, g, input, weight, attrs),
-             lambda g, ans, input, weight, bias, **attrs: _conv_input_grad(1, g, input, weight, attrs),
-             lambda g, ans, input, weight, bias, **attrs: _conv_input_grad(2, g, input, weight, attrs),
-             saves=(0, 1))
+CONV = defop("ConvolutionBackward0", *_shared_rules(3, _conv_grads), saves=(0, 1))
 
 
 def _ggO(gs, grad_output, input, weight, attrs):
@@ -397,7 +386,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     if work is not None:
         y = y.astype(x.dtype)
     mask = tuple(isinstance(t, Tensor) and t._requires_grad for t in (input, weight, bias))
-    return record(CONV, (input, weight, bias), y, {**given, "bias_sizes": bias_sizes, "output_mask": mask})
+    return _record_shared(CONV, (input, weight, bias), y, {**given, "bias_sizes": bias_sizes, "output_mask": mask})
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):

@@ -18,9 +18,10 @@ import warnings
 import numpy as np
 
 from . import _grad_mode
-from ._graph import freed_error, node_class
-from ._ops import (_add_scalar, _mul_scalar, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, defop)
-from ._tensor import Size, Tensor, _wrap, record
+from ._graph import node_class
+from ._ops import (_SavedOutputs, _add_scalar, _mul_scalar, _record_shared, _saved_attr, _saved_output, _saved_slot,
+                   _saved_tensor_attr, _scalar_type, _shared_rules, defop)
+from ._tensor import Size, _wrap
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm"]
 
@@ -95,40 +96,6 @@ def _float(d):
 
 def _data_or(t, default):
     return default if t is None else _float(t._data)
-
-
-# ----- A node's input grads, computed at once -----
-
-class _Shared:
-    """The grads of all of a node's inputs, computed by the first of its rules to run and handed out
-    by each rule in turn, as PyTorch computes them in one call (so a double backward shows one
-    node with an output per input). ``last``: the last input that takes a grad; its rule lets go."""
-
-    __slots__ = ("key", "grads", "last")
-
-    def __init__(self, inputs):
-        self.key = self.grads = None
-        self.last = max((i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad), default=-1)
-
-
-def _shared_rules(n, compute):
-    def rule_for(i):
-        def rule(g, ans, *inputs, shared, **attrs):
-            if shared.key is not g:
-                shared.grads = compute(g, *inputs, **attrs)
-                shared.key = g
-            grads = shared.grads
-            if i == shared.last:
-                shared.key = shared.grads = None
-            return grads[i]
-        return rule
-    return [rule_for(i) for i in range(n)]
-
-
-def _record_shared(op, inputs, result, attrs, n_outputs=1):
-    if _grad_mode._enabled:
-        attrs["shared"] = _Shared(inputs)
-    return record(op, inputs, result, attrs, n_outputs)
 
 
 def _not_implemented(what):
@@ -498,8 +465,6 @@ def _native_group_norm(x, weight, bias, n, c, hxw, group, eps):
                           (out.reshape(d.shape).astype(dt, copy=False), mean.astype(dt), rstd.astype(dt)), attrs,
                           n_outputs=3)
     if outs[0]._grad_fn is not None:  # mean and rstd: outputs of the node, read back by its rules
-        from .linalg import _SavedOutputs
-
         attrs["outs"] = _SavedOutputs(outs, (1, 2))
     return outs
 
@@ -659,14 +624,6 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 
 # ----- grad_fn._saved_* of these nodes, named as PyTorch names them -----
-
-def _saved_output(i):
-    def get(node):
-        if node._freed:
-            raise freed_error()
-        return node._attrs["outs"].get(i, graph=True)
-    return get
-
 
 def _saved_optional(i):
     """An input that may be None (a weight, a bias): None stays None once backward freed the node."""

@@ -13,6 +13,7 @@ import math
 import operator
 import types
 import warnings
+import weakref
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from . import _dtypes, _grad_mode
 from ._fma import fma
 from ._graph import expose, freed_error, node_class
 from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor, _Meta, _ndarray,
-                      _new, _wrap, check_size, is_scalar, record, unpack_saved)
+                      _new, _version_message, _wrap, check_size, is_scalar, record, unpack_saved)
 
 
 class Op:
@@ -6342,6 +6343,67 @@ for _op, _users in (
     _op.save_for = _users
 
 
+# ----- Nodes whose rules share their work -----
+
+class _Shared:
+    """The grads of all of a node's inputs, computed by the first of its rules to run and handed out
+    by each rule in turn, as PyTorch computes them in one call (so a double backward shows one
+    node with an output per input). ``last``: the last input that takes a grad; its rule lets go."""
+
+    __slots__ = ("key", "grads", "last")
+
+    def __init__(self, inputs):
+        self.key = self.grads = None
+        self.last = builtins.max((i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad),
+                                 default=-1)
+
+
+def _shared_rules(n, compute):
+    def rule_for(i):
+        def rule(g, ans, *inputs, shared, **attrs):
+            if shared.key is not g:
+                shared.grads = compute(g, *inputs, **attrs)
+                shared.key = g
+            grads = shared.grads
+            if i == shared.last:
+                shared.key = shared.grads = None
+            return grads[i]
+        return rule
+    return [rule_for(i) for i in range(n)]
+
+
+def _record_shared(op, inputs, result, attrs, n_outputs=1):
+    if _grad_mode._enabled:
+        attrs["shared"] = _Shared(inputs)
+    return record(op, inputs, result, attrs, n_outputs)
+
+
+class _SavedOutputs:
+    """Outputs of a multi-output node kept for its rule (the first is its saved "result"): each
+    read back, like PyTorch's SavedVariable, with the node as grad_fn while a graph is built, and
+    checked for in-place changes."""
+
+    __slots__ = ("node", "items")
+
+    def __init__(self, outs, positions):
+        fn = outs[0]._grad_fn
+        self.node = weakref.ref(fn) if fn is not None else None
+        self.items = {i: (outs[i]._data, outs[i]._vc, outs[i]._vc[0]) for i in positions}
+
+    def get(self, i, graph=None):
+        data, vc, version = self.items[i]
+        node = self.node() if self.node is not None else None
+        graph = _grad_mode._enabled if graph is None else graph
+        t = _wrap(data, graph)
+        t._vc = vc
+        t._output_nr = i
+        if vc[0] != version:
+            raise RuntimeError(_version_message(t, version, node))
+        if graph:
+            t._grad_fn = node
+        return t
+
+
 # ----- grad_fn._saved_* attributes, named as PyTorch names them -----
 # A saved slot reads like PyTorch's SavedVariable: None if it was not needed, an error once
 # backward freed it or an in-place op changed it; a Python number reads as a 0-dim tensor.
@@ -6378,6 +6440,14 @@ def _saved_sizes(node, i=0):
 
 def _saved_numel(node):
     return int(math.prod(node._metas[0][0]))
+
+
+def _saved_output(i):
+    def get(node):
+        if node._freed:
+            raise freed_error()
+        return node._attrs["outs"].get(i, graph=True)
+    return get
 
 
 def _saved_tensor_attr(name):

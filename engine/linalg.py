@@ -14,17 +14,15 @@ tensor(5., grad_fn=<LinalgDetBackward0>)
 import builtins
 import math
 import warnings
-import weakref
 
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._graph import freed_error
-from ._ops import (_broadcast_error, _quietly, register_saved, return_type, _given, _prod_of_others, _saved_attr, _saved_dim, _saved_slot, _scalar_type,
-                   amax, amin, cat, clone, defop, matmul, neg, norm_dims, permute, sum, to_dtype, transpose,
-                   tril, unsqueeze, where)
+from ._ops import (_SavedOutputs, _broadcast_error, _given, _prod_of_others, _quietly, _saved_attr, _saved_dim,
+                   _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, matmul, neg, norm_dims,
+                   permute, register_saved, return_type, sum, to_dtype, transpose, tril, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
-from ._tensor import Tensor, _version_message, _wrap, record
+from ._tensor import Tensor, _wrap, record
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex", "matmul",
            "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
@@ -176,32 +174,6 @@ def _diag_embed(v):
 
 
 # ----- Outputs a rule reads besides the first -----
-
-class _SavedOutputs:
-    """Outputs of a multi-output node kept for its rule (the first is its saved "result"): each
-    read back, like PyTorch's SavedVariable, with the node as grad_fn while a graph is built, and
-    checked for in-place changes."""
-
-    __slots__ = ("node", "items")
-
-    def __init__(self, outs, positions):
-        fn = outs[0]._grad_fn
-        self.node = weakref.ref(fn) if fn is not None else None
-        self.items = {i: (outs[i]._data, outs[i]._vc, outs[i]._vc[0]) for i in positions}
-
-    def get(self, i, graph=None):
-        data, vc, version = self.items[i]
-        node = self.node() if self.node is not None else None
-        graph = _grad_mode._enabled if graph is None else graph
-        t = _wrap(data, graph)
-        t._vc = vc
-        t._output_nr = i
-        if vc[0] != version:
-            raise RuntimeError(_version_message(t, version, node))
-        if graph:
-            t._grad_fn = node
-        return t
-
 
 def _keep(outs, attrs, *positions):
     if outs[0]._grad_fn is not None:
@@ -963,14 +935,6 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 
 # ----- grad_fn._saved_* of these nodes, named as PyTorch names them -----
-
-def _saved_output(i):
-    def get(node):
-        if node._freed:
-            raise freed_error()
-        return node._attrs["outs"].get(i, graph=True)
-    return get
-
 
 def _saved_lu(transposed):
     """det and slogdet factor the matrix as it lies in memory read column-major (A^T for a

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _dtypes
 from ._tensor import Size, Tensor, _wrap, device
+from .nn.parameter import Parameter
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals"]
 
@@ -54,8 +55,6 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks, *state):
-    from .nn.parameter import Parameter
-
     return Parameter(data, requires_grad)
 
 
@@ -77,8 +76,6 @@ class _Pickler(pickle._Pickler):  # the Python pickler: its save_global can name
         return None
 
     def reducer_override(self, obj):
-        from .nn.parameter import Parameter
-
         if isinstance(obj, Parameter):
             return _rebuild_parameter, (_wrap(obj._data), obj.requires_grad, collections.OrderedDict())
         if isinstance(obj, Tensor):

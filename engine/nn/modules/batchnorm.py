@@ -3,9 +3,8 @@ and the running statistics, registered as PyTorch registers them (so ``state_dic
 keys, ``num_batches_tracked`` included)."""
 from ... import _dtypes, _factories
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
 from .module import Module
+from .normalization import _affine_parameters, _reset_affine
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -24,15 +23,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if self.affine:
-            self.weight = Parameter(_factories.empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_factories.empty(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, device, dtype)
         if self.track_running_stats:
             self.register_buffer("running_mean", _factories.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", _factories.ones(num_features, device=device, dtype=dtype))
@@ -52,10 +43,7 @@ class _NormBase(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def _check_input_dim(self, input):
         raise NotImplementedError

@@ -1,12 +1,10 @@
 """Convolution layers: ``Conv1d/2d/3d`` and ``ConvTranspose1d/2d/3d``, laid out as PyTorch's
 ``torch/nn/modules/conv.py`` (the same attributes, initialisation draws, reprs and errors)."""
-import math
-
 from ... import _factories
 from ... import _conv as C
 from ..._conv import _pair, _single, _triple
-from .. import init
 from ..parameter import Parameter
+from .linear import Linear
 from .module import Module
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
@@ -64,13 +62,7 @@ class _ConvNd(Module):
             self.register_parameter("bias", None)
         self.reset_parameters()
 
-    def reset_parameters(self):
-        # kaiming_uniform_ with a = sqrt(5): U(-1/sqrt(fan_in), 1/sqrt(fan_in)), drawn as PyTorch draws it.
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+    reset_parameters = Linear.reset_parameters  # (the same draws as PyTorch's _ConvNd's)
 
     def extra_repr(self):
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
