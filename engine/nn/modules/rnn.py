@@ -537,8 +537,17 @@ class RNNCellBase(Module):
                 raise RuntimeError(f"hidden{label} has inconsistent hidden_size: got {hx.size(1)}, expected "
                                    f"{self.weight_hh.size(1)}")
 
-    def _zeros(self, input):
-        return _factories.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
+    def _batched(self, input, hx, states):
+        """``input`` and its ``states`` hidden tensors (zeros when ``hx`` is None) with a batch dim, and
+        whether ``input`` came with one."""
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = (_factories.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device),) * states
+        elif not is_batched:
+            hx = tuple(h.unsqueeze(0) for h in hx)
+        return input, tuple(hx), is_batched
 
 
 class RNNCell(RNNCellBase):
@@ -562,13 +571,7 @@ class RNNCell(RNNCellBase):
 
     def forward(self, input, hx=None):
         self._check_ranks("RNNCell", input, [] if hx is None else [("hidden", hx)])
-        is_batched = input.dim() == 2
-        if not is_batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = self._zeros(input)
-        elif not is_batched:
-            hx = hx.unsqueeze(0)
+        input, (hx,), is_batched = self._batched(input, None if hx is None else (hx,), 1)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         self._check_cell(input, [hx])
@@ -595,16 +598,9 @@ class LSTMCell(RNNCellBase):
 
     def forward(self, input, hx=None):
         self._check_ranks("LSTMCell", input, [] if hx is None else [(f"hx[{i}]", h) for i, h in enumerate(hx)])
-        is_batched = input.dim() == 2
-        if not is_batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            zeros = self._zeros(input)
-            hx = (zeros, zeros)
-        elif not is_batched:
-            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        input, hx, is_batched = self._batched(input, hx, 2)
         self._check_cell(input, hx)
-        hy, cy = _lstm_cell(input, (hx[0], hx[1]), self._params())
+        hy, cy = _lstm_cell(input, hx, self._params())
         return (hy, cy) if is_batched else (hy.squeeze(0), cy.squeeze(0))
 
 
@@ -626,13 +622,7 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input, hx=None):
         self._check_ranks("GRUCell", input, [] if hx is None else [("hidden", hx)])
-        is_batched = input.dim() == 2
-        if not is_batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = self._zeros(input)
-        elif not is_batched:
-            hx = hx.unsqueeze(0)
+        input, (hx,), is_batched = self._batched(input, None if hx is None else (hx,), 1)
         self._check_cell(input, [hx])
         ret = _gru_cell(input, hx, self._params())
         return ret if is_batched else ret.squeeze(0)
