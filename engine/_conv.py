@@ -25,7 +25,7 @@ from . import _dtypes, _grad_mode
 from ._graph import node_class
 from ._ops import (_int64, _record_shared, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
                    _zero_grad, defop, gather, mean)
-from ._tensor import Tensor, _wrap, record
+from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, record
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "convolution",
            "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
@@ -64,10 +64,6 @@ def _tensor_arg(fname, arg, pos, t, optional=False):
     if t is None and optional or isinstance(t, Tensor):
         return
     raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
-
-
-_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 def _work_dtype(d):
@@ -345,7 +341,7 @@ def _check_conv(input, weight, bias, stride, padding, dilation, transposed, outp
         raise RuntimeError("non-positive dilation is not supported")
     dt, wt = x.dtype, weight._data.dtype
     if bias is not None and bias._data.dtype != dt:
-        raise RuntimeError(f"Input type ({_CPP_TYPE[dt.name]}) and bias type ({_CPP_TYPE[bias._data.dtype.name]}) "
+        raise RuntimeError(f"Input type ({_CPP_TYPE_NAMES[dt.name]}) and bias type ({_CPP_TYPE_NAMES[bias._data.dtype.name]}) "
                            "should be the same")
     if wt != dt:
         if dt == np.float32:

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes
-from ._tensor import Tensor, _wrap, check_device, check_size
+from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size
 
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
 
@@ -395,12 +395,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     return _finish(data.astype(dt), None, requires_grad, device)
 
 
-_OPTIONS_DTYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-                  "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
-
-
 def _tensor_options(dt):
-    return (f"TensorOptions(dtype={_OPTIONS_DTYPE.get(dt.name, dt.name)}, device=cpu, layout=Strided, "
+    return (f"TensorOptions(dtype={_CPP_TYPE_NAMES.get(dt.name, dt.name)}, device=cpu, layout=Strided, "
             "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
 
 

@@ -20,8 +20,8 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._fma import fma
 from ._graph import expose, freed_error, node_class
-from ._tensor import (_LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor, _Meta, _ndarray,
-                      _new, _version_message, _wrap, check_size, is_scalar, record, unpack_saved)
+from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
+                      _Meta, _ndarray, _new, _version_message, _wrap, check_size, is_scalar, record, unpack_saved)
 
 
 class Op:
@@ -197,6 +197,8 @@ def sum_to(g, shape):
         return g
     if not _grad_mode._enabled and g._data.dtype.kind == "f":
         return _wrap(_sum_to(g._data, shape))  # no graph to build: one reduction, no nodes
+    if not shape:
+        return sum(g)  # (SumBackward0 in a double backward, as PyTorch's sum_to)
     dims = _broadcast_dims(gshape, shape)
     if dims:
         g = sum(g, dims, keepdim=True)
@@ -312,11 +314,11 @@ RPOW = defop("PowBackward2", lambda g, ans, b, base: g * _mul_scalar(ans, math.l
              else g * where(ans == 0, 0.0, ans * math.log(math.fabs(base)) if base else 0.0),
              saves=(0, "result"))  # (the exponent too, as PyTorch keeps it: grad_fn._saved_exponent)
 MAXIMUM = defop("MaximumBackward0",
-                lambda g, ans, a, b: _masked(g, _tie_mask(a, b, lt)),
-                lambda g, ans, a, b: _masked(g, _tie_mask(b, a, lt)), saves=(0, 1))
+                lambda g, ans, a, b: _tie_grad(g, a, b, lt),
+                lambda g, ans, a, b: _tie_grad(g, b, a, lt), saves=(0, 1))
 MINIMUM = defop("MinimumBackward0",
-                lambda g, ans, a, b: _masked(g, _tie_mask(a, b, gt)),
-                lambda g, ans, a, b: _masked(g, _tie_mask(b, a, gt)), saves=(0, 1))
+                lambda g, ans, a, b: _tie_grad(g, a, b, gt),
+                lambda g, ans, a, b: _tie_grad(g, b, a, gt), saves=(0, 1))
 REMAINDER = defop("RemainderBackward1", lambda g, ans, a, b: g,
                   lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="floor"), saves=(0, 1))
 DIV_ROUNDED = defop("DivBackward2", lambda g, ans, a, b: g * 0.0, lambda g, ans, a, b: g * 0.0)
@@ -353,7 +355,7 @@ ADD_SCALAR = defop("AddBackward1", lambda g, ans, a, other: g)
 
 def _pow_grad(g, a, exponent):
     if exponent == 0:
-        return g * 0.0
+        return _zero_grad(g)
     return g * _mul_scalar(pow(a, exponent - 1), exponent)
 
 
@@ -361,22 +363,15 @@ def _eq0_and_nonneg(a, b):
     return (a == 0) & (b >= 0) if isinstance(b, Tensor) else a == 0
 
 
-def _tie_mask(a, b, loses):
-    # 1 where a gives the result, 1/2 on a tie, 0 where it loses; a nan on either side loses
-    # nothing, so both get the grad there, as PyTorch's formula gives it.
-    return logical_not(loses(a, b)).to(a.dtype if isinstance(a, Tensor) else _dtypes.float32) - (a == b) * 0.5
+def _tie_grad(g, a, b, loses):
+    """PyTorch's rule for maximum and minimum: half the grad on a tie, none where ``a`` loses (a nan
+    on either side loses nothing)."""
+    return masked_fill(where(a == b, _div_scalar(g, 2), g), loses(a, b), 0.0)
 
 
-# ``g`` where ``mask`` is nonzero (scaled by it), else 0, as PyTorch's where and masked_fill give it.
-# A product is several times faster than np.where on a random mask, but 0 * inf is nan; so when
-# the product's sum is not finite (an inf or nan somewhere, or an overflow), the zeros are put back.
-def _masked(g, mask):
-    r = g * mask
-    if not np.isfinite(_quietly(np.add.reduce, r._data, None)):
-        r = where(mask == 0, 0.0, r)
-    return r
-
-
+# ``g`` where ``mask`` is nonzero (scaled by it), else 0. A product is several times faster than
+# np.where on a random mask, but 0 * inf is nan; so when the product's sum is not finite (an inf or
+# nan somewhere, or an overflow), the zeros are put back.
 def _masked_arrays(g, mask):
     r = g * mask
     if not np.isfinite(np.add.reduce(r, axis=None)):
@@ -797,7 +792,8 @@ HYPOT = defop("HypotBackward0", lambda g, ans, a, b: g * a / ans, lambda g, ans,
 XLOGY = defop("XlogyBackward0", lambda g, ans, a, b: masked_fill(xlogy(g, b), (a == 0.0) & (b <= 0.0), 0.0),
               lambda g, ans, a, b: g * a / b, saves=(0, 1))
 XLOGY_SCALAR_SELF = defop("XlogyBackward1", lambda g, ans, b, self: _mul_scalar(g, self) / b, saves=(0,))
-XLOGY_SCALAR_OTHER = defop("XlogyBackward2", lambda g, ans, a, other: g * xlogy(a != 0, other), saves=(0,))
+XLOGY_SCALAR_OTHER = defop("XlogyBackward2", lambda g, ans, a, other: xlogy(g, other) if other > 0
+                           else masked_fill(xlogy(g, other), a == 0.0, 0.0), saves=(0,))
 LOGADDEXP = defop("LogaddexpBackward0", lambda g, ans, a, b: g / _add_scalar(exp(b - a), 1),
                   lambda g, ans, a, b: g / _add_scalar(exp(a - b), 1), saves=(0, 1))
 
@@ -1055,11 +1051,11 @@ CLAMP_T = defop("ClampBackward0",
                 saves=(0, 1, 2))
 CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: where(x >= min, g, 0.0), saves=(0,))
 CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: where(x <= max, g, 0.0), saves=(0,))
-ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: g * 0.0)
+ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: _zero_grad(g))
             for name in ("floor", "ceil", "round", "trunc", "frac")}
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
-ROUND_DECIMALS = defop("RoundBackward1", lambda g, ans, x, decimals: g * 0.0)
-SIGN = defop("SignBackward0", lambda g, ans, x: g * 0.0)
+ROUND_DECIMALS = defop("RoundBackward1", lambda g, ans, x, decimals: _zero_grad(g))
+SIGN = defop("SignBackward0", lambda g, ans, x: _zero_grad(g))
 SGN = defop("SgnBackward0", lambda g, ans, x: _zero_grad(g))
 
 
@@ -1132,7 +1128,7 @@ def softplus(x, beta=1.0, threshold=20.0):
 
 def _silu_grad(g, x):
     s = sigmoid(x)
-    return g * s * _add_scalar(x * (1 - s), 1.0)
+    return g * s * _add_scalar(x * _rsub_scalar(1, s), 1.0)
 
 
 def silu(x):
@@ -1583,9 +1579,13 @@ def _n_reduced(shape, dims):
 
 SUM = defop("SumBackward0", lambda g, ans, x: expand(g, x.shape))
 SUM_DIM = defop("SumBackward1", lambda g, ans, x, dims, keepdim: _expand_back(g, x.shape, dims, keepdim))
-MEAN = defop("MeanBackward0", lambda g, ans, x: expand(g / _n_reduced(x.shape, None), x.shape))
-MEAN_DIM = defop("MeanBackward1",
-                 lambda g, ans, x, dims, keepdim: _expand_back(g / _n_reduced(x.shape, dims), x.shape, dims, keepdim))
+def _mean_back(g, x, dims, keepdim):
+    """PyTorch's mean_backward: expand, then divide (a double backward shows DivBackward1 on top)."""
+    return _div_scalar(_expand_back(g, x.shape, dims, keepdim), _n_reduced(x.shape, dims))
+
+
+MEAN = defop("MeanBackward0", lambda g, ans, x: _mean_back(g, x, None, False))
+MEAN_DIM = defop("MeanBackward1", lambda g, ans, x, dims, keepdim: _mean_back(g, x, dims, keepdim))
 PROD = defop("ProdBackward0", lambda g, ans, x: _prod_grad(g, ans, x, None, False), saves=(0, "result"))
 PROD_DIM = defop("ProdBackward1", lambda g, ans, x, dims, keepdim: _prod_grad(g, ans, x, dims, keepdim),
                  saves=(0, "result"))
@@ -1615,41 +1615,40 @@ def _var_grad(g, x, dims, correction, keepdim):
         return _mul_scalar(g, 2.0 / dof) * (x - mean(x))
     return _mul_scalar(_unsqueeze_back(g, dims, keepdim), 2.0 / dof) * (x - mean(x, dims, keepdim=True))
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
-                  _expand_back(g, x.shape, dims, keepdim) * exp(x - _expand_back(ans, x.shape, dims, keepdim)),
-                  saves=(0, "result"))
+                  _unsqueeze_back(g, dims, keepdim or not x.dim())
+                  * exp(x - _unsqueeze_back(ans, dims, keepdim or not x.dim())), saves=(0, "result"))
 NORM = defop("LinalgVectorNormBackward0", lambda g, ans, x, ord, dims, keepdim: _norm_grad(g, ans, x, ord, dims, keepdim),
              saves=(0, "result"))
 CUMSUM = defop("CumsumBackward0", lambda g, ans, x, dim: flip(cumsum(flip(g, (dim,)), dim), (dim,)))
 
 
 def _prod_grad(g, ans, x, dims, keepdim):
-    gx = _unsqueeze_back(g, dims, keepdim)
-    ax = _unsqueeze_back(ans, dims, keepdim)
-    if not bool((x._data == 0).any()):
-        return gx * (ax / x)
-    return gx * _prod_of_others(x, tuple(range(x._data.ndim)) if dims is None else dims)
+    """PyTorch's prod_backward: grad * result / input; with a zero in the input, the products of the
+    others from both sides (prod_safe_zeros_backward), over the flattened input for a full product."""
+    if not x.dim():
+        return g
+    zero = bool((x._data == 0).any())
+    if dims is None:
+        return view(_prod_safe_zeros(g, view(contiguous(x), -1), 0), x.shape) if zero else g * (ans / x)
+    if not keepdim:
+        g, ans = unsqueeze(g, dims[0]), unsqueeze(ans, dims[0])
+    return _prod_safe_zeros(g, x, dims[0]) if zero else g * (ans / x)
 
 
-def _prod_of_others(x, dims):
-    """For each element, the product of the other elements of its reduced group (safe with zeros)."""
-    nd = x._data.ndim
-    keep = tuple(a for a in range(nd) if a not in dims)
-    order = keep + tuple(dims)
-    shape = x._data.shape
-    n = int(math.prod([shape[a] for a in dims]))
-    xs = reshape(permute(x, order), tuple(shape[a] for a in keep) + (n,))
-    if _grad_mode._enabled:
-        # Differentiable (create_graph=True): row i of an n x n stack holds the group with x_i set to 1.
-        rows = where(_wrap(np.eye(n, dtype=bool)), 1.0, expand(unsqueeze(xs, -2), xs.shape[:-1] + (n, n)))
-        others = prod(rows, -1)
-    else:
-        # O(n): exclusive cumulative products from the left and from the right.
-        d = xs._data
-        ones = np.ones(d.shape[:-1] + (1,), d.dtype)
-        left = np.cumprod(np.concatenate([ones, d[..., :-1]], -1), -1)
-        right = np.flip(np.cumprod(np.concatenate([ones, np.flip(d[..., 1:], -1)], -1), -1), -1)
-        others = _wrap(left * right)
-    return permute(reshape(others, tuple(shape[a] for a in order)), tuple(np.argsort(order)))
+def _prod_safe_zeros(g, x, dim):
+    if not x.numel():
+        return expand(g, x.shape)
+    return g if x.shape[dim] == 1 else g * _prod_of_others(x, dim)
+
+
+def _prod_of_others(x, dim):
+    """For each element, the product of the others along ``dim``, safe with zeros: the exclusive
+    cumulative products from both sides."""
+    n = x.shape[dim]
+    ones = _wrap(np.ones(x.shape[:dim] + (1,) + x.shape[dim + 1:], dtype=x._data.dtype))
+    before = cumprod(cat([ones, narrow(x, dim, 0, n - 1)], dim), dim)
+    after = flip(cumprod(cat([ones, flip(narrow(x, dim, 1, n - 1), (dim,))], dim), dim), (dim,))
+    return before * after
 
 
 def _norm_grad(g, ans, x, p, dims, keepdim):
@@ -1674,16 +1673,27 @@ def _norm_grad(g, ans, x, p, dims, keepdim):
 
 
 def _extreme_grad(g, ans, x):
-    # The grad goes evenly to the elements equal to the result: to the nans when it is nan.
-    mask = ((x == ans) | (isnan(x) & isnan(ans))).to(x.dtype)
-    return _masked(g / mask.sum(), mask)
+    """PyTorch's evenly_distribute_backward: the grad goes evenly to the elements equal to the
+    result (to the nans when it is nan), put into zeros by masked_fill."""
+    mask = isnan(x) if bool(np.isnan(ans._data)) else x == ans
+    return masked_fill(_zeros(x.shape, g), mask, g / sum(mask))
+
+
+def _restore_reduced(t, ndim, dims, keepdim):
+    """PyTorch's restore_reduced_dims: a reduction's result reshaped with its reduced dims back as 1s."""
+    if keepdim:
+        return t
+    dims = range(ndim) if dims is None else dims
+    shape = iter(t.shape)
+    return reshape(t, tuple(1 if d in dims else next(shape) for d in range(ndim)))
 
 
 def _amax_grad(g, ans, x, dims, keepdim):
     # Ties share the gradient evenly, as in PyTorch's scale_grad_by_count.
-    mask = (x == _expand_back(ans, x.shape, dims, keepdim)).to(x.dtype)
-    count = sum(mask, dims, keepdim=True) if dims is not None else sum(mask)
-    return _expand_back(g, x.shape, dims, keepdim) / count * mask
+    n = x.dim()
+    mask = _restore_reduced(ans, n, dims, keepdim) == x
+    count = sum(mask, tuple(range(n)) if dims is None else dims, keepdim=True)
+    return _restore_reduced(g, n, dims, keepdim) / count * mask
 
 
 def sum(x, dim=None, keepdim=False, *, dtype=None):
@@ -1989,7 +1999,7 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
 
 MM = defop("MmBackward0", lambda g, ans, a, b, strides: _mm_mat1_grad(g, b, strides[0], a.shape),
            lambda g, ans, a, b, strides: _mm_mat2_grad(g, a, strides[1], b.shape), saves=(0, 1))
-MV = defop("MvBackward0", lambda g, ans, m, v: mul(unsqueeze(g, 1), v),
+MV = defop("MvBackward0", lambda g, ans, m, v: mul(reshape(g, (-1, 1)), v),  # (PyTorch's ger: a reshape)
            lambda g, ans, m, v: mv(t(m), g), saves=(0, 1))
 DOT = defop("DotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
 BMM = defop("BmmBackward0", lambda g, ans, a, b: bmm(g, transpose(b, 1, 2)),
@@ -2037,8 +2047,7 @@ def _promote_pair(a, b, fname):
     if a._data.dtype == b._data.dtype:
         return
     if fname == "mm":
-        from ._tensor import _CPP_TYPE_NAMES as cpp
-
+        cpp = _CPP_TYPE_NAMES
         msg = f"expected m1 and m2 to have the same dtype, but got: {cpp[a._data.dtype.name]} != {cpp[b._data.dtype.name]}"
     elif fname == "mv":
         msg = (f"addmv input tensors must have the same dtype, but got {_scalar_type(b)}, {_scalar_type(a)}, and "
@@ -2564,14 +2573,19 @@ def repeat(x, *repeats):
 
 
 def _repeat_grad(g, shape, repeats):
-    lead = len(repeats) - len(shape)
-    full = (1,) * lead + tuple(shape)
-    split = []
-    for r, s in zip(repeats, full):
-        split += [r, s]
-    g = reshape(g, tuple(split))
-    g = sum(g, tuple(range(0, 2 * len(full), 2)))
-    return reshape(g, shape)
+    """PyTorch's repeat_backward: the added leading dims summed one by one, then one reshape that
+    splits each repeated dim into (repeat, size) and one sum over the repeats."""
+    if 0 in repeats:
+        return _zeros(shape, g)
+    for _ in range(len(repeats) - len(shape)):
+        g = sum(g, 0)
+    split, dims = [], []
+    for r, s in zip(repeats[len(repeats) - len(shape):], shape):
+        if r != 1:
+            dims.append(len(split))
+            split.append(r)
+        split.append(s)
+    return sum(reshape(g, tuple(split)), tuple(dims)) if dims else g
 
 
 def clone(x, *, memory_format=None):
@@ -2615,22 +2629,47 @@ def _embed_np(gd, shape, index):
     return out
 
 
+def _view_backward(op, g, shape, index):
+    """Zeros of ``shape`` with ``g`` put at the basic ``index``: the backward of select and slice, an
+    op of its own (SelectBackwardBackward0, SliceBackwardBackward0) as in PyTorch."""
+    return record(op, (g,), _put_np(g._data, shape, index), {"index": index})
+
+
+def _put_np(gd, shape, index):
+    out = np.zeros(shape, dtype=gd.dtype)
+    out[index] = gd
+    return out
+
+
+def _index_backward(g, shape, index):
+    """PyTorch's index_backward: the grad put into zeros of ``shape`` at an advanced ``index``,
+    accumulating (IndexPutImplBackward0 over the zeros, which need no grad, and ``g``)."""
+    zeros = _wrap(np.zeros(shape, dtype=g._data.dtype))
+    return record(INDEX_PUT_IMPL, (zeros, g), _embed_np(g._data, shape, index), {"index": index, "accumulate": True})
+
+
 EMBED = defop("IndexPutBackward0", lambda g, ans, x, index: getitem_np(g, index), keeps=True)
-SELECT = defop("SelectBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
-SLICE = defop("SliceBackward0", lambda g, ans, x, index: _embed(g, x.shape, index))
-INDEX = defop("IndexBackward0", lambda g, ans, x, index: _embed(g, x.shape, index), keeps=True)
+SELECT_BACKWARD = defop("SelectBackwardBackward0", lambda g, ans, grad, index: select(g, len(index) - 1, index[-1]))
+SLICE_BACKWARD = defop("SliceBackwardBackward0", lambda g, ans, grad, index: _slice(g, len(index) - 1, index[-1]))
+SELECT = defop("SelectBackward0", lambda g, ans, x, index: _view_backward(SELECT_BACKWARD, g, x.shape, index))
+SLICE = defop("SliceBackward0", lambda g, ans, x, index: _view_backward(SLICE_BACKWARD, g, x.shape, index))
+INDEX = defop("IndexBackward0", lambda g, ans, x, index: _index_backward(g, x.shape, index), keeps=True)
 COPY_SLICES = defop("CopySlices", lambda g, ans, x, v, index: _zero_at(g, index),
                     lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), cpp_name="torch::autograd::CopySlices")
-FILL_TENSOR = defop("FillBackward3", lambda g, ans, x, v: g * 0.0, lambda g, ans, x, v: sum(g))
+FILL_TENSOR = defop("FillBackward3", lambda g, ans, x, v: _zero_grad(g), lambda g, ans, x, v: sum(g))
 INDEX_PUT = defop("IndexPutBackward0",
                   lambda g, ans, x, v, index, accumulate=False: g if accumulate else _zeros_at(g, index, v),
                   lambda g, ans, x, v, index, accumulate=False: sum_to(getitem_np(g, index), v.shape), keeps=True)
+INDEX_PUT_IMPL = defop("IndexPutImplBackward0", *INDEX_PUT.vjps, keeps=True)
 MASKED_FILL = defop("MaskedFillBackward0", lambda g, ans, x, mask: masked_fill(g, mask, 0.0), keeps=True)
+MASKED_FILL_VALUE = defop("MaskedFillBackward1", lambda g, ans, x, v, mask: masked_fill(g, mask, 0.0),
+                          lambda g, ans, x, v, mask: sum(masked_select(g, mask)), keeps=True)
 # (the grad: zeros with g added at the gathered places, by scatter_add as PyTorch's gather_backward)
 GATHER = defop("GatherBackward0", lambda g, ans, x, dim, index: scatter_add(_zeros(x.shape, g), dim, _wrap(index), g),
                saves=(0,))  # (PyTorch saves self too: a later in-place change to it is an error at backward)
+# (PyTorch's index_select_backward: index_add into zeros, so a double backward shows IndexAddBackward0)
 INDEX_SELECT = defop("IndexSelectBackward0",
-                     lambda g, ans, x, dim, index: _embed(g, x.shape, (slice(None),) * dim + (index,)), keeps=True)
+                     lambda g, ans, x, dim, index: index_add(_zeros(x.shape, g), dim, _wrap(index), g), keeps=True)
 
 
 def _zeros_at(g, index, values):
@@ -2798,8 +2837,16 @@ def index_select(x, dim, index):
 
 def masked_fill(x, mask, value):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
-    v = value.item() if isinstance(value, Tensor) else value
-    return record(MASKED_FILL, (x,), np.where(m, np.asarray(v, dtype=x._data.dtype), x._data), {"mask": mask})
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_CPP_TYPE_NAMES[m.dtype.name]}")
+    if not isinstance(value, Tensor):
+        return record(MASKED_FILL, (x,), np.where(m, np.asarray(value, dtype=x._data.dtype), x._data), {"mask": mask})
+    if value._data.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._data.ndim} dimension(s).")
+    # A tensor value gets a grad too: the sum of the grad where the mask is set (MaskedFillBackward1)
+    out = np.where(m, value._data.astype(x._data.dtype), x._data)
+    return record(MASKED_FILL_VALUE, (x, value), out, {"mask": mask if isinstance(mask, Tensor) else _wrap(m)})
 
 
 def gather(x, dim, index, *, sparse_grad=False):
@@ -3192,7 +3239,7 @@ def _bce_logits_grad_x(g, ans, x, y, weight=None, pos_weight=None, reduction="me
 
 
 def _bce_logits_grad_y(g, ans, x, y, weight=None, pos_weight=None, reduction="mean"):
-    d = neg(x) if pos_weight is None else (pos_weight - 1) * softplus(neg(x)) - x
+    d = neg(x) if pos_weight is None else logsigmoid(neg(x)) - logsigmoid(x) * pos_weight
     return _weigh_and_reduce(d * g, weight, y, reduction)
 
 
@@ -3238,12 +3285,12 @@ def binary_cross_entropy_backward(grad_output, p, y, weight, reduction):
 
 # Its own rules, from PyTorch's binary_cross_entropy_double_backward* (eps keeps 0 and 1 finite).
 def _bce_grad_grad_output(g, p, y, weight, reduction):
-    r = (p - y) / (_add_scalar(p, 1e-12) * _add_scalar(1 - p, 1e-12)) * g
+    r = (p - y) / (_add_scalar(p, 1e-12) * _add_scalar(_rsub_scalar(1, p), 1e-12)) * g
     return _weigh_and_reduce(r, weight, p, reduction)
 
 
 def _bce_grad_p(grad_output, g, p, y, weight, reduction):
-    r = (p * p - _mul_scalar(p, 2) * y + y) / (pow(_add_scalar(p, 1e-12), 2) * pow(_add_scalar(1 - p, 1e-12), 2))
+    r = (p * p - _mul_scalar(p, 2) * y + y) / (pow(_add_scalar(p, 1e-12), 2) * pow(_add_scalar(_rsub_scalar(1, p), 1e-12), 2))
     return _weigh_and_reduce(r * (g * grad_output), weight, p, reduction)
 
 
@@ -3837,10 +3884,6 @@ row_stack = vstack
 def hstack(tensors):
     ts = [_atleast(as_tensor_arg(t), 1) for t in tensors]
     return cat(ts, 0 if ts and ts[0]._data.ndim == 1 else 1)
-
-
-def _mean_back(g, x, dims, keepdim):
-    return _expand_back(g / _n_reduced(x.shape, dims), x.shape, dims, keepdim)
 
 
 def _var_mean_grad(gs, ans, x, dims, correction, keepdim, std=False):
@@ -5049,7 +5092,11 @@ _ON_ARRAYS.update({
     smooth_l1_loss_backward: _smooth_l1_loss_backward, huber_loss_backward: _huber_loss_backward,
     _sub_scalar: np.subtract, _rsub_scalar: np.subtract, _rdiv_scalar: np.true_divide,
     _nll_loss_backward: lambda op, go, x, **attrs: _nll_backward(go, x, **attrs),
-    _masked: _masked_arrays,
+    masked_fill: lambda x, mask, value: np.where(mask._data if isinstance(mask, Tensor) else mask,
+                                                 np.asarray(value, x.dtype), x),
+    _zeros: lambda shape, like: np.zeros(shape, like.dtype),
+    _view_backward: lambda op, g, shape, index: _put_np(g, shape, index),
+    _index_backward: lambda g, shape, index: _embed_np(g, shape, index),
 })
 _array_twins = {}
 _array_globals = None
@@ -5148,7 +5195,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         if x._data.dtype == np.bool_:
             x = logical_xor(narrow(x, dim, 1, out_len), narrow(x, dim, 0, out_len))
         else:
-            x = sub(narrow(x, dim, 1, out_len), narrow(x, dim, 0, out_len))
+            # (the second narrow first, as PyTorch's build evaluates C++ arguments: the order in
+            # which the two slices' grads are summed in a double backward)
+            before = narrow(x, dim, 0, out_len)
+            x = sub(narrow(x, dim, 1, out_len), before)
         out_len -= 1
     return x
 
@@ -5499,8 +5549,8 @@ def _block_diag_rule(i):
 def _block_grad(g, x, span):
     r0, r1, c0, c1 = span
     part = narrow(narrow(g, 0, r0, r1 - r0), 1, c0, c1 - c0)
-    if len(x.shape) < 2:
-        part = reshape(part, x.shape)
+    for _ in range(2 - len(x.shape)):  # (PyTorch's block_diag_backward squeezes; the walk sums a 1-d block's row)
+        part = squeeze(part, -1)
     return part.to(x.dtype) if part.dtype != x.dtype else part
 
 
@@ -5635,8 +5685,30 @@ def _cdist_grad(g, ans, x1, x2, p, sign):
     return sum(w, -2) if sign > 0 else neg(sum(w, -3))
 
 
-CDIST = defop("CdistBackward0", lambda g, ans, x1, x2, p: _cdist_grad(g, ans, x1, x2, p, 1),
-              lambda g, ans, x1, x2, p: _cdist_grad(g, ans, x1, x2, p, -1), saves=(0, 1, "result"))
+def _cdist_backward(g, x1, x2, p, ans):
+    """PyTorch's _cdist_backward: x1's grad, an op of its own that has no derivative."""
+    prev = _grad_mode._enabled
+    _grad_mode._set(False)
+    try:
+        r = _cdist_grad(g, ans, x1, x2, p, 1)
+    finally:
+        _grad_mode._set(prev)
+    return record(CDIST_BACKWARD, (g, x1, x2, ans), r._data, {"p": p})
+
+
+def _mT_contiguous(t):
+    return contiguous(transpose(t, -1, -2))
+
+
+def _cdist_backward_not_implemented(*args, **kwargs):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+CDIST_BACKWARD = defop("CdistBackwardBackward0", *[_cdist_backward_not_implemented] * 4)
+# (x2's grad is _cdist_backward with the roles swapped, on the transposed grad and result)
+CDIST = defop("CdistBackward0", lambda g, ans, x1, x2, p: _cdist_backward(g, x1, x2, p, ans),
+              lambda g, ans, x1, x2, p: _cdist_backward(_mT_contiguous(g), x2, x1, p, _mT_contiguous(ans)),
+              saves=(0, 1, "result"))
 
 
 def _pnorm_last(d, p):
@@ -5907,7 +5979,7 @@ def _renorm_grad(g, x, p, dim, maxnorm):
     nb = _norm_grad(sum(x * g, dims, True), n, x, p, dims, True)
     invnorm = reciprocal(_add_scalar(n, 1e-7))
     factor = _mul_scalar(invnorm, maxnorm)
-    return where(n > maxnorm, factor * g - factor * invnorm * nb, g)
+    return where(n > maxnorm, factor * (g - invnorm * nb), g)
 
 
 RENORM = defop("RenormBackward0", lambda g, ans, x, p, dim, maxnorm: _renorm_grad(g, x, p, dim, maxnorm), saves=(0,))
@@ -6166,13 +6238,17 @@ def polygamma(n, input):
 # ----- masked_scatter -----
 
 def _masked_scatter_source_grad(g, mask, shape):
-    flat = getitem_np(g, mask)
-    n = math.prod(shape)
-    if flat.shape[0] < n:
-        flat = cat([flat, _zeros((n - flat.shape[0],), g)], 0)
-    return view(flat, shape)
+    """PyTorch's masked_scatter_backward, an op of its own: the grad where the mask is set, in order,
+    padded with zeros to the source's size."""
+    flat = g._data[mask]
+    out = np.zeros(math.prod(shape), dtype=flat.dtype)
+    out[:flat.size] = flat
+    return record(MASKED_SCATTER_BACKWARD, (g,), out.reshape(shape), {"mask": mask})
 
 
+MASKED_SCATTER_BACKWARD = defop("MaskedScatterBackwardBackward0",
+                                lambda g, ans, grad, mask: masked_scatter(_zeros(grad.shape, g), _wrap(mask), g),
+                                keeps=True)
 MASKED_SCATTER_OP = defop("MaskedScatterBackward0",
                           lambda g, ans, x, source, mask: masked_fill(g, _wrap(mask), 0.0),
                           lambda g, ans, x, source, mask: _masked_scatter_source_grad(g, mask, source.shape),
@@ -6600,6 +6676,10 @@ _SAVED_ATTRIBUTES = {
     "SliceBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
                        "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1),
                        "self_sym_sizes": _saved_sizes},
+    "SelectBackwardBackward0": {"dim": _saved_index_dim, "index": lambda node: _int64(node._attrs["index"][-1])},
+    "SliceBackwardBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
+                               "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1)},
+    "IndexPutImplBackward0": {"indices": _saved_indices, "accumulate": _saved_attr("accumulate")},
     "GatherBackward0": {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "self": _SELF,
                         "sparse_grad": lambda node: False},
     "CatBackward0": {"dim": _saved_dim()},
@@ -6620,7 +6700,8 @@ _SAVED_ATTRIBUTES = {
     "DotBackward0": {"self": _SELF, "tensor": _OTHER},
     "MvBackward0": {"self": _SELF, "vec": _OTHER},
     "WhereBackward0": {"condition": _saved_tensor_attr("cond")},
-    "MaskedFillBackward0": {"mask": _saved_tensor_attr("mask")},
+    **{name: {"mask": _saved_tensor_attr("mask")}
+       for name in ("MaskedFillBackward0", "MaskedFillBackward1", "MaskedScatterBackwardBackward0")},
     "ClampBackward1": {"self": _SELF, "min": _saved_attr("min"), "max": _saved_attr("max")},
     "LeakyReluBackward0": {"self": _SELF, "negative_slope": _saved_attr("negative_slope")},
     "EluBackward0": {"self": _SELF, "alpha": _saved_attr("alpha"), "scale": _saved_attr("scale", 1),

@@ -211,7 +211,7 @@ def _det_grad(g, ans, A):
 def _cofactors(A):
     U, S, Vh = svd(A, full_matrices=False)
     sign = np.linalg.det(U._data) * np.linalg.det(Vh._data)
-    others = _prod_of_others(S, (S._data.ndim - 1,)) * _wrap(np.asarray(sign, S._data.dtype)[..., None])
+    others = _prod_of_others(S, S._data.ndim - 1) * _wrap(np.asarray(sign, S._data.dtype)[..., None])
     return matmul(U * unsqueeze(others, -2), Vh)
 
 

@@ -83,6 +83,13 @@ RULES = {
     "LogSoftmaxBackwardDataBackward0": "node of log_softmax's backward g - exp(out) * sum(g):  grad_g = grad - sum(grad * exp(out))",
     "NllLossBackwardBackward0": "node of nll_loss's backward:  grad_g = nll_loss(grad),  grad_x = 0",
     "MseLossBackwardBackward0": "node of 2 * (x - y) * g / N:  grad_g = 2 * (x - y) * grad / N,  grad_x = 2 * g * grad / N",
+    "SelectBackwardBackward0": "node of x[i]'s backward (zeros with g at i):  grad_g = grad[i]",
+    "SliceBackwardBackward0": "node of a slice's backward (zeros with g in the slice):  grad_g = grad[slice]",
+    "IndexPutImplBackward0": "node of indexing's backward (zeros with g added at the indices):  grad_g = grad[indices]",
+    "IndexAddBackward0": "grad_x = grad,  grad_source = grad at the indexed rows",
+    "MaskedFillBackward0": "grad_x = grad where the mask is False, else 0",
+    "MaskedFillBackward1": "grad_x = grad where the mask is False, else 0;  grad_value = sum of grad where it is True",
+    "WhereBackward0": "grad_a = grad where the condition holds, else 0;  grad_b = the rest",
     "CatBackward0": "grad_each = its slice of grad",
     "StackBackward0": "grad_each = grad selected at its index along the stacked dimension",
     "SplitBackward0": "grad_x = the parts' grads concatenated (zeros for a part that got none)",
@@ -105,8 +112,6 @@ RULES = {
 NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_title", "grad_short",
                 "fill", "line", "text_color", "alpha", "line_width", "freed")
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
-
-
 
 
 def node_data(nodes, pos=None):

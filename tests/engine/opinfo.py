@@ -364,6 +364,9 @@ case("gather", lambda torch, a: torch.gather(a, 1, torch.tensor([[0, 0], [1, 3],
 case("gather_dim0", lambda torch, a: a.gather(0, torch.tensor([[2, 1, 0, 0]])), S34)
 case("masked_fill", lambda torch, a: a.masked_fill(a > 0, 0.0), S34)
 case("masked_fill_fn", lambda torch, a: torch.masked_fill(a, torch.tensor([True, False, True, False]), -1.0), S34)
+case("masked_fill_tensor_value", lambda torch, a, v: a.masked_fill(a > 0, v), ((3, 4), ()))
+case("masked_fill_tensor_value_broadcast", lambda torch, a, v: a.masked_fill(torch.tensor([[True], [False], [True]]), v * 2),
+     ((3, 4), ()))
 case("where", lambda torch, a, b: torch.where(a > 0, a, b), S34x2)
 case("where_broadcast", lambda torch, a, b: torch.where(a > 0, a, b), ((3, 4), (4,)))
 case("where_scalar", lambda torch, a: torch.where(a > 0, a, 0.0), S34)

@@ -1,7 +1,13 @@
 """The graph a double backward builds (``create_graph=True``) against real PyTorch, for every op of
 ``opinfo.CASES``: whether each grad requires grad, and its ``grad_fn`` two levels deep. This is the
 graph the playground draws for higher-order derivatives, so its node names must be PyTorch's
-(``SigmoidBackwardBackward0``, ``MulBackward1`` for a product with a Python number, ...)."""
+(``SigmoidBackwardBackward0``, ``MulBackward1`` for a product with a Python number, ...).
+
+Two ways in: from a constant upstream grad (``(y * u).sum()``, the common case), and from an
+upstream grad that itself requires grad, as when the op sits inside a function whose grad is taken
+again (``x.mean() ** 2``). The second shows each rule's own nodes (``DivBackward1`` over
+``ExpandBackward0`` for a mean, ``SelectBackwardBackward0`` for ``x[1]``), so it is compared
+three levels deep."""
 import warnings
 
 import pytest
@@ -10,14 +16,7 @@ import engine
 from tests.engine import opinfo
 from tests.engine.test_ops import as_outputs, graph_structure, make_inputs, upstream
 
-# Rules that still compute PyTorch's values through another graph. strict: fixing one fails here.
-KNOWN = {
-    "prod_with_zero": "prod_safe_zeros_backward (cumprod) not mirrored",
-    "prod_dim_with_zero": "prod_safe_zeros_backward (cumprod) not mirrored",
-}
-
-CASES = [pytest.param(c, id=c.name, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c.name]))
-         if c.name in KNOWN else pytest.param(c, id=c.name) for c in opinfo.CASES]
+CASES = [pytest.param(c, id=c.name) for c in opinfo.CASES]
 
 
 def double_backward_graph(mod, case):
@@ -42,6 +41,27 @@ def double_backward_graph(mod, case):
 @pytest.mark.parametrize("case", CASES)
 def test_double_backward_graph_matches_torch(case, torch_ref):
     assert double_backward_graph(engine, case) == double_backward_graph(torch_ref, case)
+
+
+def rule_graph(mod, case):
+    """Per input that requires grad: None, or (requires_grad, grad_fn three levels deep) of its grad
+    taken with ``create_graph=True`` from upstream grads that require grad."""
+    inputs = make_inputs(mod, case, mod.float64)
+    outs = [o for o in as_outputs(case.fn(mod, *inputs)) if o.requires_grad]
+    if not outs:
+        return None
+    us = [mod.tensor(u, dtype=o.dtype, requires_grad=True) for o, u in zip(outs, upstream(outs))]
+    wanted = [t for t in inputs if t.requires_grad]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        grads = mod.autograd.grad(outs, wanted, us, create_graph=True, allow_unused=True)
+    return [None if g is None else (g.requires_grad, graph_structure(g.grad_fn, inputs + us, 3)) for g in grads]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", CASES)
+def test_rule_graph_matches_torch(case, torch_ref):
+    assert rule_graph(engine, case) == rule_graph(torch_ref, case)
 
 
 def test_sigmoid_double_backward_nodes():

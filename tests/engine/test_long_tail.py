@@ -375,6 +375,24 @@ def test_grads_match_torch(torch_ref, et, name):
     same(torch_ref, et, graded(op, *values))
 
 
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(GRADS))
+def test_rule_graphs_match_torch(torch_ref, et, name):
+    """The graph each rule builds from an upstream grad that requires grad (what a double backward
+    draws): three levels of nodes below each input's grad."""
+    op, *values = GRADS[name]
+
+    def run(t):
+        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
+        out = op(t, *xs)
+        ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
+        us = [t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape).requires_grad_() for y in ys]
+        gs = t.autograd.grad(ys, xs, us, create_graph=True, allow_unused=True)
+        return [None if g is None else (g.requires_grad, names(g.grad_fn)) for g in gs]
+
+    same(torch_ref, et, run)
+
+
 # ----- Against finite differences -----
 
 NO_GRADGRAD = {"cdist", "cdist p=1", "cdist p=3", "cdist p=0.5", "cdist p=inf", "cdist batched",

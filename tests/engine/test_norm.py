@@ -82,16 +82,6 @@ CASES = {
     "instance_norm_running": (_in(affine=False, running=True), [(2, 3, 2, 2)], (True,)),
     "instance_norm_eval": (_in(affine=False, running=True, use_input_stats=False), [(2, 3, 4)], (True,)),
 }
-# Double-backward graphs that differ from PyTorch's in a rule of engine/_ops.py, not in these ops
-# (strict: fixing the rule fails here). Their values are checked all the same.
-KNOWN_GRAPHS = {
-    # PyTorch's repeat_backward sums the copies and stops; the engine's rule reshapes after its sum.
-    "instance_norm_affine": "RepeatBackward0's rule ends with a reshape (ViewBackward0) PyTorch has not",
-    # PyTorch's mean backward is grad.expand(shape) / n (DivBackward1 after ExpandBackward0); the
-    # engine's divides first (ExpandBackward0 after DivBackward0).
-    **{name: "MeanBackward1's rule divides before it expands" for name in
-       ("rms_norm", "rms_norm_no_weight", "rms_norm_two_dims_eps")},
-}
 
 
 def _inputs(T, name, dtype):
@@ -184,16 +174,9 @@ def _double_backward(T, name):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GRAPHS[n]))
-                                  if n in KNOWN_GRAPHS else n for n in sorted(CASES)])
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_double_backward(torch_ref, et, name):
     close(torch_ref, et, lambda T: _double_backward(T, name), rtol=1e-9, atol=1e-9)
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", sorted(KNOWN_GRAPHS))
-def test_double_backward_values(torch_ref, et, name):
-    close(torch_ref, et, lambda T: _double_backward(T, name)[:2], rtol=1e-9, atol=1e-9)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

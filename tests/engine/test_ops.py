@@ -462,6 +462,15 @@ EDGE_CASES = {
     'bce grad at 0 and 1': lambda t: (lambda x: (t.nn.functional.binary_cross_entropy(x, t.tensor([0., 1.])).backward(), x.grad)[1])(t.tensor([0., 1.], requires_grad=True)),
     'bce value at 0': lambda t: t.nn.functional.binary_cross_entropy(t.tensor([0., 1.]), t.tensor([1., 0.])),
     'silu grad': lambda t: (lambda x: (t.nn.functional.silu(x).sum().backward(), x.grad)[1])(t.tensor([-1., 0., 2.], requires_grad=True)),
+    'masked_fill float mask': lambda t: t.ones(3).masked_fill(t.tensor([1., 0., 1.]), 2.),
+    'masked_fill byte mask': lambda t: t.ones(3).masked_fill(t.tensor([1, 0, 1], dtype=t.uint8), 2.),
+    'masked_fill long mask': lambda t: t.ones(3).masked_fill(t.tensor([1, 0, 1]), 2.),
+    'masked_fill 1-d value': lambda t: t.ones(3).masked_fill(t.tensor([True, False, True]), t.tensor([2., 3.])),
+    'masked_fill_ tensor value grads': lambda t: (lambda x, v: (t.zeros(3).masked_fill_(x > 0.5, v * 2).mul(x).sum().backward(),
+                                                                x.grad, v.grad)[1:])(t.tensor([0., 1., 2.], requires_grad=True),
+                                                                                     t.tensor(3., requires_grad=True)),
+    'cdist double backward': lambda t: (lambda a: t.autograd.grad(t.autograd.grad(t.cdist(a, a * 2).sum(), a, create_graph=True)[0].sum(), a))(
+        t.tensor([[1., 2.], [0., 1.]], requires_grad=True)),
 }
 
 
