@@ -23,7 +23,7 @@ for _name in (
     "erf", "erfc", "asin", "acos", "asinh", "acosh", "atanh", "arcsin", "arccos", "arcsinh", "arccosh", "arctanh",
     "arctan", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp",
     "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu", "diag", "diagonal", "trace", "roll",
-    "cumprod", "kron", "masked_select", "repeat_interleave", "tile",
+    "cumprod", "kron", "masked_select", "repeat_interleave", "tile", "unfold", "sum_to_size",
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "take",
     "take_along_dim", "scatter", "scatter_add", "index_add", "index_fill", "index_copy", "index_put",
 ):

@@ -307,7 +307,7 @@ DIV = defop("DivBackward0", lambda g, ans, a, b: g / b,
             lambda g, ans, a, b: neg(g) * ((a / b) / b), saves=(0, 1))
 POW = defop("PowBackward0", lambda g, ans, a, exponent: _pow_grad(g, a, exponent), saves=(0,))
 POW_T = defop("PowBackward1",
-              lambda g, ans, a, b: where(b == 0, 0.0, g * (b * pow(a, b - 1))),
+              lambda g, ans, a, b: where(b == 0, 0.0, g * (b * pow(a, _sub_scalar(b, 1)))),
               lambda g, ans, a, b: g * where(_eq0_and_nonneg(a, b), 0.0, ans * log(a)),
               saves=(0, 1, "result"))
 RPOW = defop("PowBackward2", lambda g, ans, b, base: g * _mul_scalar(ans, math.log(base)) if base > 0
@@ -3712,6 +3712,64 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     return _given(_view_of(out, x), dim1=dim1, dim2=dim2)
 
 
+# ----- Tensor.unfold: sliding windows, a view -----
+
+def _windows(d, dim, size, step):
+    """The windows of ``d`` along ``dim``: that dim counts them and a last dim of ``size`` runs along
+    each, as strides into ``d`` (writable, as PyTorch's view is)."""
+    if not d.ndim:
+        return d.reshape(1)[:size]
+    n = (d.shape[dim] - size) // step + 1
+    st = d.strides
+    return np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (n,) + d.shape[dim + 1:] + (size,),
+                                           st[:dim] + (st[dim] * step,) + st[dim + 1:] + (st[dim],))
+
+
+def _unfold_backward(gd, shape, dim, size, step):
+    if not len(shape):
+        return gd.sum().astype(gd.dtype).reshape(())
+    out = np.zeros(shape, dtype=gd.dtype)
+    n = gd.shape[dim]
+    for k in range(size):  # (the k-th element of every window: distinct places, so += adds each once)
+        out[(slice(None),) * dim + (slice(k, k + step * (n - 1) + 1, step),)] += gd[..., k]
+    return out
+
+
+UNFOLD_BACKWARD = defop("UnfoldBackwardBackward0",
+                        lambda g, ans, grad, shape, dim, size, step: unfold(g, dim, size, step))
+UNFOLD = defop("UnfoldBackward0", lambda g, ans, x, dim, size, step: unfold_backward(g, x.shape, dim, size, step))
+
+
+def unfold_backward(grad, input_sizes, dim, size, step):
+    attrs = {"shape": tuple(input_sizes), "dim": dim, "size": size, "step": step}
+    return record(UNFOLD_BACKWARD, (grad,), _unfold_backward(_np_of(grad), **attrs), attrs)
+
+
+def unfold(x, dimension, size, step):
+    """``Tensor.unfold``: every window of ``size`` elements along ``dimension``, ``step`` apart, as a new last dim."""
+    d = x._data
+    dim = norm_dims(dimension, d.ndim)[0] if d.ndim else (norm_dims(dimension, 0), 0)[1]
+    length = d.shape[dim] if d.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    out = record(UNFOLD, (x,), _windows(d, dim, size, step), {"dim": dim, "size": size, "step": step})
+    return _given(_view_of(out, x), dim=dimension) if dimension != dim else _view_of(out, x)
+
+
+def sum_to_size(x, *size):
+    """``Tensor.sum_to_size``: summed down to ``size``, to which it must expand."""
+    shape = tuple(_shape_arg(size))
+    gshape = x._data.shape
+    lead = len(gshape) - len(shape)
+    if lead < 0 or builtins.any(s != 1 and s != g for s, g in zip(shape, gshape[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(gshape)}}}.")
+    return sum_to(x, shape)
+
+
 def diag(x, diagonal=0):
     d = x._data
     if d.ndim == 1:
@@ -5097,6 +5155,7 @@ _ON_ARRAYS.update({
     _zeros: lambda shape, like: np.zeros(shape, like.dtype),
     _view_backward: lambda op, g, shape, index: _put_np(g, shape, index),
     _index_backward: lambda g, shape, index: _embed_np(g, shape, index),
+    unfold_backward: _unfold_backward,
 })
 _array_twins = {}
 _array_globals = None
@@ -6676,6 +6735,9 @@ _SAVED_ATTRIBUTES = {
     "SliceBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
                        "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1),
                        "self_sym_sizes": _saved_sizes},
+    "UnfoldBackward0": {"dimension": _saved_dim(), "self_sym_sizes": _saved_sizes, "size": _saved_attr("size"),
+                        "step": _saved_attr("step")},
+    "UnfoldBackwardBackward0": {"dim": _saved_dim(), "size": _saved_attr("size"), "step": _saved_attr("step")},
     "SelectBackwardBackward0": {"dim": _saved_index_dim, "index": lambda node: _int64(node._attrs["index"][-1])},
     "SliceBackwardBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
                                "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1)},

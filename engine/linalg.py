@@ -272,7 +272,7 @@ def _logdet(A):
 
 # ----- inv, solve -----
 
-INV = defop("LinalgInvExBackward0", lambda g, ans, A: neg(matmul(matmul(_mT(ans), g), _mT(ans))), saves=("result",))
+INV = defop("LinalgInvExBackward0", lambda g, ans, A: neg(matmul(_mT(ans), matmul(g, _mT(ans)))), saves=("result",))
 
 
 def _inv_checks(A):

@@ -364,6 +364,11 @@ case("gather", lambda torch, a: torch.gather(a, 1, torch.tensor([[0, 0], [1, 3],
 case("gather_dim0", lambda torch, a: a.gather(0, torch.tensor([[2, 1, 0, 0]])), S34)
 case("masked_fill", lambda torch, a: a.masked_fill(a > 0, 0.0), S34)
 case("masked_fill_fn", lambda torch, a: torch.masked_fill(a, torch.tensor([True, False, True, False]), -1.0), S34)
+case("unfold", lambda torch, a: a.unfold(1, 2, 1), S34)
+case("unfold_step_neg_dim", lambda torch, a: a.unfold(-2, 2, 2) * 2, S234)
+case("unfold_whole_dim", lambda torch, a: a.unfold(0, 3, 1), S34)
+case("sum_to_size", lambda torch, a: a.sum_to_size(1, 4), S34)
+case("sum_to_size_leading", lambda torch, a: a.sum_to_size((3, 1)), S234)
 case("masked_fill_tensor_value", lambda torch, a, v: a.masked_fill(a > 0, v), ((3, 4), ()))
 case("masked_fill_tensor_value_broadcast", lambda torch, a, v: a.masked_fill(torch.tensor([[True], [False], [True]]), v * 2),
      ((3, 4), ()))

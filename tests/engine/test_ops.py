@@ -469,6 +469,17 @@ EDGE_CASES = {
     'masked_fill_ tensor value grads': lambda t: (lambda x, v: (t.zeros(3).masked_fill_(x > 0.5, v * 2).mul(x).sum().backward(),
                                                                 x.grad, v.grad)[1:])(t.tensor([0., 1., 2.], requires_grad=True),
                                                                                      t.tensor(3., requires_grad=True)),
+    'unfold too big': lambda t: t.ones(2, 4).unfold(1, 5, 1),
+    'unfold step 0': lambda t: t.ones(2, 4).unfold(1, 2, 0),
+    'unfold size -1': lambda t: t.ones(2, 4).unfold(1, -1, 1),
+    'unfold dim out of range': lambda t: t.ones(2, 4).unfold(2, 2, 1),
+    'unfold 0-d': lambda t: t.tensor(5.).unfold(0, 1, 1),
+    'unfold size 0': lambda t: t.ones(2, 4).unfold(1, 0, 1).shape,
+    'unfold is a view': lambda t: (lambda x: (x.unfold(1, 2, 2).mul_(3), x)[1])(t.arange(8.).reshape(2, 4)),
+    'unfold saved': lambda t: (lambda y: (y.grad_fn._saved_dimension, y.grad_fn._saved_size, y.grad_fn._saved_step,
+                                          y.grad_fn._saved_self_sym_sizes))(t.ones(2, 4, requires_grad=True).unfold(-1, 3, 1)),
+    'sum_to_size not expandable': lambda t: t.ones(2, 4).sum_to_size(3, 4),
+    'sum_to_size same': lambda t: t.ones(2, 4).sum_to_size(2, 4),
     'cdist double backward': lambda t: (lambda a: t.autograd.grad(t.autograd.grad(t.cdist(a, a * 2).sum(), a, create_graph=True)[0].sum(), a))(
         t.tensor([[1., 2.], [0., 1.]], requires_grad=True)),
 }
