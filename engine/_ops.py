@@ -21,7 +21,7 @@ from . import _dtypes, _grad_mode
 from ._fma import fma
 from ._graph import expose, freed_error, node_class
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
-                      _Meta, _ndarray, _new, _version_message, _wrap, check_size, is_scalar, record, unpack_saved)
+                      _ndarray, _new, _version_message, _wrap, check_size, is_scalar, record, unpack_saved)
 
 
 class Op:

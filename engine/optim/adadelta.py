@@ -72,23 +72,12 @@ class Adadelta(Optimizer):
     def _step_group(self, group):
         lr, rho, eps = _to_scalar(group["lr"]), group["rho"], group["eps"]
         weight_decay = group["weight_decay"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["square_avg"] = _zeros_like(p)
-                state["acc_delta"] = _zeros_like(p)
-        if params and group["capturable"]:
-            raise AssertionError(_CAPTURABLE_ON_CPU)
+        def init(p):
+            return {"step": _scalar_tensor(0.0), "square_avg": _zeros_like(p), "acc_delta": _zeros_like(p)}
 
-        for p in params:
-            state = self.state[p]
+        for p, state, grad in self._group_params(group, init, _CAPTURABLE_ON_CPU):
             square_avg, acc_delta = state["square_avg"], state["acc_delta"]
             _set(state["step"], state["step"]._data + 1)
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
             if weight_decay != 0:
                 grad = _arith.add(grad, p._data, weight_decay)
             _set(square_avg, _arith.mul(square_avg._data, rho))

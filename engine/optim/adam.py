@@ -3,7 +3,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import _arith
-from .optimizer import (Optimizer, _CAPTURABLE_ON_CPU, _scalar_tensor, _set, _to_scalar, _update_param,
+from .optimizer import (Optimizer, _check_adam_args, _scalar_tensor, _set, _to_scalar, _update_param,
                         _use_grad_for_differentiable, _zeros_like)
 
 __all__ = ["Adam"]
@@ -51,18 +51,7 @@ class Adam(Optimizer):
         if isinstance(lr, Tensor):
             if foreach and not capturable:
                 raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
-            if lr.numel() != 1:
-                raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_args(lr, eps, betas, weight_decay)
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)
                 or isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor)):
             raise ValueError("betas must be either both floats or both Tensors")
@@ -102,23 +91,15 @@ class Adam(Optimizer):
         lr, eps = _to_scalar(group["lr"]), group["eps"]
         beta1, beta2 = (_to_scalar(b) for b in group["betas"])
         weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0, group["fused"] or group["capturable"])
-                state["exp_avg"] = _zeros_like(p)
-                state["exp_avg_sq"] = _zeros_like(p)
-                if amsgrad:
-                    state["max_exp_avg_sq"] = _zeros_like(p)
-        if params and group["capturable"]:
-            raise AssertionError(_CAPTURABLE_ON_CPU)
 
-        for p in params:
-            state = self.state[p]
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
+        def init(p):
+            state = {"step": _scalar_tensor(0.0, group["fused"] or group["capturable"]),
+                     "exp_avg": _zeros_like(p), "exp_avg_sq": _zeros_like(p)}
+            if amsgrad:
+                state["max_exp_avg_sq"] = _zeros_like(p)
+            return state
+
+        for p, state, grad in self._group_params(group, init):
             step_t, exp_avg, exp_avg_sq = state["step"], state["exp_avg"], state["exp_avg_sq"]
             _set(step_t, step_t._data + 1)
 

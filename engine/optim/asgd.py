@@ -71,22 +71,11 @@ class ASGD(Optimizer):
     def _step_group(self, group):
         lr, lambd, alpha, t0 = _to_scalar(group["lr"]), group["lambd"], group["alpha"], group["t0"]
         weight_decay = group["weight_decay"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["eta"] = _wrap(np.array(lr, dtype=_get_scalar_dtype().np))
-                state["mu"] = _scalar_tensor(1.0)
-                state["ax"] = _zeros_like(p)
+        def init(p):
+            return {"step": _scalar_tensor(0.0), "eta": _wrap(np.array(lr, dtype=_get_scalar_dtype().np)),
+                    "mu": _scalar_tensor(1.0), "ax": _zeros_like(p)}
 
-        for p in params:
-            if group["capturable"]:
-                raise AssertionError(_CAPTURABLE_ON_CPU)
-            state = self.state[p]
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
+        for p, state, grad in self._group_params(group, init, _CAPTURABLE_ON_CPU):
             step_t, eta, mu, ax = state["step"], state["eta"], state["mu"], state["ax"]
             _set(step_t, step_t._data + 1)
             if weight_decay != 0:

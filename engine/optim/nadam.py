@@ -1,8 +1,7 @@
 """``torch.optim.NAdam``."""
-from .._tensor import Tensor
 from . import _arith
-from .optimizer import (Optimizer, _scalar_tensor, _set, _to_scalar, _update_param, _use_grad_for_differentiable,
-                        _zeros_like)
+from .optimizer import (Optimizer, _check_adam_args, _scalar_tensor, _set, _to_scalar, _update_param,
+                        _use_grad_for_differentiable, _zeros_like)
 
 __all__ = ["NAdam"]
 
@@ -45,18 +44,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_args(lr, eps, betas, weight_decay)
         if not 0.0 <= momentum_decay:
             raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
@@ -83,22 +71,11 @@ class NAdam(Optimizer):
         lr, eps = _to_scalar(group["lr"]), group["eps"]
         beta1, beta2 = group["betas"]
         weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["mu_product"] = _scalar_tensor(1.0)
-                state["exp_avg"] = _zeros_like(p)
-                state["exp_avg_sq"] = _zeros_like(p)
+        def init(p):
+            return {"step": _scalar_tensor(0.0), "mu_product": _scalar_tensor(1.0), "exp_avg": _zeros_like(p),
+                    "exp_avg_sq": _zeros_like(p)}
 
-        for p in params:
-            state = self.state[p]
-            if group["capturable"]:
-                raise AssertionError(_CAPTURABLE_ON_CPU)
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
+        for p, state, grad in self._group_params(group, init, _CAPTURABLE_ON_CPU):
             step_t, mu_product = state["step"], state["mu_product"]
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             _set(step_t, step_t._data + 1)

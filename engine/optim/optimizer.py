@@ -95,6 +95,22 @@ _CAPTURABLE_ON_CPU = ("If capturable=True, params and state_steps must be on sup
                       "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla'].")
 
 
+def _check_adam_args(lr, eps, betas, weight_decay):
+    """The argument checks the Adam family shares, in PyTorch's order and words."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 def register_optimizer_step_pre_hook(hook):
     r"""Register a pre hook common to all optimizers: ``hook(optimizer, args, kwargs)`` returns None
     or modified ``(args, kwargs)``. Returns a handle whose ``remove()`` unregisters it."""
@@ -253,6 +269,20 @@ class Optimizer:
                 Optional for most optimizers.
         """
         raise NotImplementedError
+
+    def _group_params(self, group, init, capturable_error=_CAPTURABLE_ON_CPU):
+        """The group's parameters that have a grad, as ``(p, state, grad)``: a parameter's state made by
+        ``init(p)`` (its entries, ``step`` first) before its first update, the grad negated under
+        ``maximize``. capturable=True fails here, before any update, as PyTorch's device check does."""
+        params = [p for p in group["params"] if p.grad is not None]
+        for p in params:
+            state = self.state[p]
+            if len(state) == 0:
+                state.update(init(p))
+        if params and group["capturable"]:
+            raise AssertionError(capturable_error)
+        maximize = group["maximize"]
+        return ((p, self.state[p], -p.grad._data if maximize else p.grad._data) for p in params)
 
     def _step(self, closure):
         """The frame of every built-in ``step``: the closure with grad on, then each group's update."""

@@ -1,7 +1,6 @@
 """``torch.optim.RAdam``."""
-from .._tensor import Tensor
 from . import _arith
-from .optimizer import (Optimizer, _CAPTURABLE_ON_CPU, _scalar_tensor, _set, _to_scalar, _update_param,
+from .optimizer import (Optimizer, _check_adam_args, _scalar_tensor, _set, _to_scalar, _update_param,
                         _use_grad_for_differentiable, _zeros_like)
 
 __all__ = ["RAdam"]
@@ -54,18 +53,7 @@ class RAdam(Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
                  *, foreach=None, maximize=False, capturable=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_args(lr, eps, betas, weight_decay)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
                     "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
                     "differentiable": differentiable}
@@ -89,21 +77,10 @@ class RAdam(Optimizer):
         lr, eps = _to_scalar(group["lr"]), group["eps"]
         beta1, beta2 = group["betas"]
         weight_decay = group["weight_decay"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["exp_avg"] = _zeros_like(p)
-                state["exp_avg_sq"] = _zeros_like(p)
+        def init(p):
+            return {"step": _scalar_tensor(0.0), "exp_avg": _zeros_like(p), "exp_avg_sq": _zeros_like(p)}
 
-        for p in params:
-            if group["capturable"]:
-                raise AssertionError(_CAPTURABLE_ON_CPU)
-            state = self.state[p]
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
+        for p, state, grad in self._group_params(group, init):
             step_t, exp_avg, exp_avg_sq = state["step"], state["exp_avg"], state["exp_avg_sq"]
             _set(step_t, step_t._data + 1)
             step = step_t._data.item()

@@ -1,7 +1,7 @@
 """``torch.optim.RMSprop``."""
 from .._tensor import Tensor
 from . import _arith
-from .optimizer import (Optimizer, _CAPTURABLE_ON_CPU, _scalar_tensor, _set, _to_scalar, _update_param,
+from .optimizer import (Optimizer, _scalar_tensor, _set, _to_scalar, _update_param,
                         _use_grad_for_differentiable, _zeros_like)
 
 __all__ = ["RMSprop"]
@@ -74,24 +74,16 @@ class RMSprop(Optimizer):
     def _step_group(self, group):
         lr, alpha, eps = _to_scalar(group["lr"]), group["alpha"], group["eps"]
         weight_decay, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["square_avg"] = _zeros_like(p)
-                if momentum > 0:
-                    state["momentum_buffer"] = _zeros_like(p)
-                if centered:
-                    state["grad_avg"] = _zeros_like(p)
-        if params and group["capturable"]:
-            raise AssertionError(_CAPTURABLE_ON_CPU)
 
-        for p in params:
-            state = self.state[p]
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
+        def init(p):
+            state = {"step": _scalar_tensor(0.0), "square_avg": _zeros_like(p)}
+            if momentum > 0:
+                state["momentum_buffer"] = _zeros_like(p)
+            if centered:
+                state["grad_avg"] = _zeros_like(p)
+            return state
+
+        for p, state, grad in self._group_params(group, init):
             square_avg = state["square_avg"]
             _set(state["step"], state["step"]._data + 1)
             if weight_decay != 0:

@@ -3,7 +3,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from . import _arith
-from .optimizer import (Optimizer, _CAPTURABLE_ON_CPU, _scalar_tensor, _set, _to_scalar, _update_param,
+from .optimizer import (Optimizer, _scalar_tensor, _set, _to_scalar, _update_param,
                         _use_grad_for_differentiable, _zeros_like)
 
 __all__ = ["Rprop"]
@@ -63,21 +63,11 @@ class Rprop(Optimizer):
     def _step_group(self, group):
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["prev"] = _zeros_like(p)
-                state["step_size"] = _wrap(np.full_like(p.grad._data, _to_scalar(group["lr"])))
+        def init(p):
+            return {"step": _scalar_tensor(0.0), "prev": _zeros_like(p),
+                    "step_size": _wrap(np.full_like(p.grad._data, _to_scalar(group["lr"])))}
 
-        for p in params:
-            if group["capturable"]:
-                raise AssertionError(_CAPTURABLE_ON_CPU)
-            state = self.state[p]
-            grad = p.grad._data
-            if group["maximize"]:
-                grad = -grad
+        for p, state, grad in self._group_params(group, init):
             prev, step_size = state["prev"], state["step_size"]
             _set(state["step"], state["step"]._data + 1)
             dt = grad.dtype.type
