@@ -3748,7 +3748,8 @@ def unfold_backward(grad, input_sizes, dim, size, step):
 def unfold(x, dimension, size, step):
     """``Tensor.unfold``: every window of ``size`` elements along ``dimension``, ``step`` apart, as a new last dim."""
     d = x._data
-    dim = norm_dims(dimension, d.ndim)[0] if d.ndim else (norm_dims(dimension, 0), 0)[1]
+    dims = norm_dims(dimension, d.ndim)  # (checks the range; a 0-d tensor takes dim 0 or -1)
+    dim = dims[0] if d.ndim else 0
     length = d.shape[dim] if d.ndim else 1
     if size > length:
         raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size is {size}")
@@ -3756,8 +3757,8 @@ def unfold(x, dimension, size, step):
         raise RuntimeError(f"step is {step} but must be > 0")
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
-    out = record(UNFOLD, (x,), _windows(d, dim, size, step), {"dim": dim, "size": size, "step": step})
-    return _given(_view_of(out, x), dim=dimension) if dimension != dim else _view_of(out, x)
+    out = _view_of(record(UNFOLD, (x,), _windows(d, dim, size, step), {"dim": dim, "size": size, "step": step}), x)
+    return _given(out, dim=dimension) if dimension != dim else out
 
 
 def sum_to_size(x, *size):
@@ -5746,12 +5747,8 @@ def _cdist_grad(g, ans, x1, x2, p, sign):
 
 def _cdist_backward(g, x1, x2, p, ans):
     """PyTorch's _cdist_backward: x1's grad, an op of its own that has no derivative."""
-    prev = _grad_mode._enabled
-    _grad_mode._set(False)
-    try:
+    with _grad_mode.no_grad():
         r = _cdist_grad(g, ans, x1, x2, p, 1)
-    finally:
-        _grad_mode._set(prev)
     return record(CDIST_BACKWARD, (g, x1, x2, ans), r._data, {"p": p})
 
 
