@@ -2457,9 +2457,11 @@ def _unsafe_view(x, shape):
 
 def flatten(x, start_dim=0, end_dim=-1):
     s = x._data.shape
+    (a,), (b,) = norm_dims(start_dim, len(s)) or (0,), norm_dims(end_dim, len(s)) or (0,)
     if not s:
         return reshape(x, (1,))
-    a, b = start_dim % len(s), end_dim % len(s)
+    if a > b:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if a == b:
         return x
     return reshape(x, s[:a] + (int(math.prod(s[a:b + 1])),) + s[b + 1:])
@@ -2467,8 +2469,16 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 def unflatten(x, dim, sizes):
     s = x._data.shape
-    dim = dim % len(s)
-    return reshape(x, s[:dim] + tuple(sizes) + s[dim + 1:])
+    dim, sizes = norm_dims(dim, len(s))[0], tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    known = math.prod(n for n in sizes if n != -1)
+    if -1 in sizes and known and s[dim] % known == 0:
+        pass  # (reshape infers the -1)
+    elif known != s[dim] or -1 in sizes:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({s[dim]}) in the input tensor")
+    return reshape(x, s[:dim] + sizes + s[dim + 1:])
 
 
 def transpose(x, dim0, dim1):
@@ -2493,7 +2503,9 @@ def permute(x, *dims):
     if len(dims) != nd:
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
-    given, dims = dims, tuple(d % nd for d in dims) if nd else ()
+    given, dims = dims, tuple(norm_dims(d, nd)[0] for d in dims) if nd else ()
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     out = _view_of(record(PERMUTE, (x,), np.transpose(x._data, dims), {"dims": dims}), x)
     return _given(out, dims=given) if given != dims else out
 
@@ -3099,12 +3111,12 @@ def stack(tensors, dim=0):
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     ref = tensors[0]._data.shape
+    nd = len(ref) + 1
+    given, dim = dim, norm_dims(dim, nd)[0]
     for k, x in enumerate(tensors[1:], 1):
         if x._data.shape != ref:
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and {list(x._data.shape)} at entry {k}")
-    nd = len(ref) + 1
-    given, dim = dim, dim % nd
     dt = _dtypes.result_type(*tensors).np
     out = np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=dim)
     out = record(_stack_op(len(tensors)), tuple(tensors), out, {"dim": dim})

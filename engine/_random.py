@@ -15,6 +15,7 @@ from ._tensor import _wrap, check_device, device
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _U64 = (1 << 64) - 1
 _STATE_BYTES = 624 * 4 + 16 + 8  # get_state(): mt19937's key, its position, the seed, the cached normal
+_draw_guard = None  # set by torch.func.vmap(randomness="error"): called before any draw, it raises
 _DIGITS = {"e": 24, "f": 24, "d": 53}  # float16 is drawn as a float32, then rounded
 
 
@@ -70,9 +71,13 @@ class Generator:
     # ----- draws: ``uniform``, ``normal`` and ``integers`` fill a shape, in PyTorch's order -----
 
     def _u32(self, n):
+        if _draw_guard is not None:
+            _draw_guard()
         return self._bits.random_raw(n)  # (uint64 words holding mt19937's 32-bit outputs)
 
     def _u64(self, n):
+        if _draw_guard is not None:
+            _draw_guard()
         r = self._bits.random_raw(2 * n)
         return r[0::2] << np.uint64(32) | r[1::2]  # random64(): the first draw is the high half
 
@@ -110,6 +115,8 @@ class Generator:
         return out.astype(dt, copy=False)
 
     def _normal_scalar(self, mean, std):
+        if _draw_guard is not None:
+            _draw_guard()
         r = self._next_normal
         if r is not None:
             self._next_normal = None
