@@ -8,7 +8,10 @@ tensor([ 3., 12.])
 PyTorch runs these as functorch's levels of wrapped tensors. Here every transform is
 ``torch.autograd.grad`` with ``create_graph=True``, taken with respect to fresh tensors that stand in
 for the inputs, so transforms nest (``grad(grad(f))``) and compose with the caller's own graph. A
-result that hangs on nothing but this call's stand-ins comes back detached, as PyTorch returns it.
+result that hangs on nothing but this call's stand-ins comes back detached, as PyTorch returns it;
+one that stays on the caller's graph enters it through the stand-in's ViewBackward0, a node
+PyTorch's graph does not have (the alias is what keeps ``x`` as argument apart from ``x`` captured
+by the function, which functorch's levels do).
 ``jvp``, ``jacfwd`` and ``hessian`` use the double-vjp trick, so their Jacobians are built column by
 column as forward mode builds them (down to the sign of a zero). ``vmap`` calls the function once per
 slice and stacks the results: the values are PyTorch's, but a graph through ``vmap`` shows the
