@@ -1813,17 +1813,28 @@ def amin(x, dim=(), keepdim=False):
 
 
 def argmax(x, dim=None, keepdim=False):
-    d = x._data
-    if dim is None:
-        return _wrap(np.asarray(np.argmax(d), dtype=np.int64))
-    return _wrap(np.asarray(np.argmax(d, axis=dim, keepdims=keepdim), dtype=np.int64))
+    return _arg_extreme(np.argmax, "argmax", x, dim, keepdim)
 
 
 def argmin(x, dim=None, keepdim=False):
+    return _arg_extreme(np.argmin, "argmin", x, dim, keepdim)
+
+
+def _arg_extreme(fn, name, x, dim, keepdim):
     d = x._data
+    if d.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
-        return _wrap(np.asarray(np.argmin(d), dtype=np.int64))
-    return _wrap(np.asarray(np.argmin(d, axis=dim, keepdims=keepdim), dtype=np.int64))
+        if not d.size:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        out = np.asarray(fn(d), dtype=np.int64)
+        return _wrap(out.reshape((1,) * d.ndim) if keepdim else out)
+    axis = norm_dims(dim, d.ndim)
+    if not d.ndim:
+        return _wrap(np.zeros((), dtype=np.int64))
+    if not d.shape[axis[0]]:
+        raise IndexError(f"{name}(): Expected reduction dim {axis[0]} to have non-zero size.")
+    return _wrap(np.asarray(fn(d, axis=axis[0], keepdims=keepdim), dtype=np.int64))
 
 
 def _var_check(x):

@@ -119,6 +119,12 @@ ERRORS = {
     "unflatten_empty_sizes": lambda t: t.ones(2, 6).unflatten(1, ()),
     "permute_dim_out_of_range": lambda t: t.ones(2, 3).permute(0, 4),
     "permute_duplicate_dims": lambda t: t.ones(2, 3).permute(0, -2),
+    "argmax_dim_out_of_range": lambda t: t.ones(2, 3).argmax(2),
+    "argmin_dim_out_of_range": lambda t: t.ones(2, 3).argmin(-3),
+    "argmax_0d_dim_out_of_range": lambda t: t.tensor(3.0).argmax(1),
+    "argmax_empty_no_dim": lambda t: t.ones(0).argmax(),
+    "argmin_empty_dim": lambda t: t.ones(2, 0).argmin(1),
+    "argmax_bool": lambda t: t.tensor([True, False]).argmax(),
     "split_sizes_sum": lambda t: t.ones(5).split([2, 2]),
     # dims and indices
     "sum_dim_out_of_range": lambda t: t.ones(2, 3).sum(2),
