@@ -295,6 +295,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
         dtype = _dtypes.int64 if all(isinstance(v, numbers.Integral) for v in vals) else _dtypes.get_default_dtype()
+    if vals[2] == 0:
+        raise RuntimeError("step must be nonzero")
+    if (vals[1] - vals[0]) * vals[2] < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
     check_size(max(n, 0))
     # Computed in float64 and cast, as PyTorch does, so float32 ranges match to the last bit.
@@ -304,6 +308,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, **kw):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     check_size(steps)
     return _finish(np.linspace(start, end, steps).astype(_default(dtype)), None, requires_grad, device)
 
@@ -354,6 +360,11 @@ def randperm(n, *, dtype=None, device=None, requires_grad=False, generator=None)
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
     g = generator_or_default(generator)
+    if isinstance(std, Tensor):
+        if std.numel() and bool((std._data < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         # PyTorch draws N(0, 1) shaped like the broadcast of mean and std, then scales and shifts
         m = mean._data if isinstance(mean, Tensor) else mean

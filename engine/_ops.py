@@ -182,6 +182,13 @@ def _broadcast_error(sa, sb):
     return RuntimeError("shapes cannot be broadcast")
 
 
+def _broadcast_checked(sa, sb):
+    try:
+        return np.broadcast_shapes(sa, sb)
+    except ValueError:
+        raise _broadcast_error(sa, sb) from None
+
+
 def _broadcast_dims(gshape, shape):
     """The dims of a grad shaped ``gshape`` that broadcasting added to ``shape`` or stretched in it."""
     lead = len(gshape) - len(shape)
@@ -1779,6 +1786,8 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
             )
         return record(full_op, (x,), np.asarray(npf(d)))
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    if d.ndim and not d.shape[dim]:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
     idx = argf(d, axis=dim, keepdims=True) if d.ndim else np.asarray(0)
     vals = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
     if not keepdim and d.ndim:
@@ -1800,6 +1809,10 @@ def min(x, dim=None, keepdim=False, *, other=None):
 def _amax(op, npf, x, dim, keepdim):
     d = x._data
     dims = None if dim is None or not isinstance(dim, int) and len(dim) == 0 else norm_dims(dim, d.ndim)
+    for k in range(d.ndim) if dims is None else dims:
+        if not d.shape[k]:
+            name = "amax" if op is AMAX_DIMS else "amin"
+            raise IndexError(f"{name}(): Expected reduction dim {k} to have non-zero size.")
     out = record(op, (x,), np.asarray(npf(d, axis=dims, keepdims=keepdim)), {"dims": dims, "keepdim": keepdim})
     return _given(out, dim=dim)
 
@@ -1987,8 +2000,17 @@ def _softmax_dim(x, dim, name):
     return norm_dims(dim, x._data.ndim)[0] if x._data.ndim else 0
 
 
+def _softmax_kernel(x, dim, name):
+    d = x._data
+    if d.dtype.kind != "f":
+        kernel = f"{name}_lastdim_kernel_impl" if dim == d.ndim - 1 or d.ndim == 0 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(x)}\'')
+
+
 def softmax(x, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(x, dim, "softmax")
+    if dtype is None:
+        _softmax_kernel(x, dim, "softmax")
     d = _float_data(x.to(dtype) if dtype is not None else x)
     e = np.exp(d - np.max(d, axis=dim, keepdims=True)) if d.ndim else np.ones_like(d)
     out = record(SOFTMAX, (x,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
@@ -1997,6 +2019,8 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(x, dim, "log_softmax")
+    if dtype is None:
+        _softmax_kernel(x, dim, "log_softmax")
     d = _float_data(x.to(dtype) if dtype is not None else x)
     if not d.ndim:
         return record(LOG_SOFTMAX, (x,), np.zeros_like(d), {"dim": dim})
@@ -2591,6 +2615,10 @@ def repeat(x, *repeats):
     if len(repeats) < d.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    shape = [r * n for r, n in zip(repeats, (1,) * (len(repeats) - d.ndim) + d.shape)]
+    for n in shape:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {shape}")
     check_size(int(math.prod(repeats)) * d.size)
     return record(REPEAT, (x,), np.tile(d, repeats), {"repeats": repeats})
 
@@ -2839,9 +2867,15 @@ def _slice(x, dim, sl):
 
 def narrow(x, dim, start, length):
     given, dim = dim, norm_dims(dim, x._data.ndim)[0]
-    start = int(start)
+    start, size = int(start), x._data.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
-        start += x._data.shape[dim]
+        start += size
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     out = _slice(x, dim, slice(start, start + length))
     return _given(out, dim=given) if given != dim else out
 
@@ -3184,6 +3218,11 @@ def split(x, split_size_or_sections, dim=0, unsafe=False):
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
+        if step == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        step = step or 1
         sizes = [builtins.min(step, n - i) for i in range(0, n, step)] or [0]
         op = UNSAFE_SPLIT if unsafe else SPLIT
     else:
@@ -3204,9 +3243,15 @@ def split(x, split_size_or_sections, dim=0, unsafe=False):
     return outs
 
 
-def chunk(x, chunks, dim=0):
+def _chunk_size(x, chunks, dim):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = x._data.shape[norm_dims(dim, x._data.ndim)[0]]
-    return split(x, -(-n // chunks), dim)
+    return -(-n // chunks) or 1  # (a dim of size 0: one empty chunk, as PyTorch splits it)
+
+
+def chunk(x, chunks, dim=0):
+    return split(x, _chunk_size(x, chunks, dim), dim)
 
 
 def unsafe_split(x, split_size, dim=0):
@@ -3214,8 +3259,7 @@ def unsafe_split(x, split_size, dim=0):
 
 
 def unsafe_chunk(x, chunks, dim=0):
-    n = x._data.shape[norm_dims(dim, x._data.ndim)[0]]
-    return split(x, -(-n // chunks), dim, unsafe=True)
+    return split(x, _chunk_size(x, chunks, dim), dim, unsafe=True)
 
 
 
@@ -3229,7 +3273,9 @@ def where(condition, input=None, other=None):
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     a, b = as_tensor_arg(input), as_tensor_arg(other)
     dt = _result_np_dtype(a, b)
-    out = np.where(cond, _np_of(a), _np_of(b)).astype(dt, copy=False)
+    da, db = _np_of(a), _np_of(b)
+    _broadcast_checked(_broadcast_checked(np.shape(cond), np.shape(da)), np.shape(db))
+    out = np.where(cond, da, db).astype(dt, copy=False)
     return record(WHERE, (a, b), out, {"cond": cond if isinstance(condition, Tensor) else condition})
 
 
@@ -3410,6 +3456,7 @@ def _size_warning(input, target):
             f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
             f"({Size(input._data.shape)}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.", UserWarning, stacklevel=3)
+        _broadcast_checked(input._data.shape, target._data.shape)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -3523,6 +3570,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Negative log likelihood of class indices; like PyTorch, 4-D input is ``nll_loss2d`` and 3-D or
     5-D+ input is viewed as 4-D first."""
     nd = input._data.ndim
+    n_in, n_tgt = (input._data.shape[0] if nd > 1 else 1), (target._data.shape[0] if target._data.ndim else 1)
+    if nd == 1 and target._data.ndim == 1 and n_tgt != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {n_tgt}")
+    if nd > 1 and n_in != n_tgt:
+        raise ValueError(f"Expected input batch_size ({n_in}) to match target batch_size ({n_tgt}).")
     if nd == 4:
         return _nll_loss(NLL2D, input, target, weight, ignore_index, reduction)
     if nd == 3 or nd > 4:
@@ -3909,10 +3961,7 @@ def _masked_select_backward(g, mask):
 def masked_select(x, mask):
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    try:
-        shape = np.broadcast_shapes(x._data.shape, mask._data.shape)
-    except ValueError:
-        raise _broadcast_error(x._data.shape, mask._data.shape) from None
+    shape = _broadcast_checked(mask._data.shape, x._data.shape)
     m = np.broadcast_to(mask._data, shape)
     return record(MASKED_SELECT, (x,), np.broadcast_to(x._data, shape)[m], {"mask": m})
 

@@ -715,7 +715,7 @@ class Tensor:
         return t
 
     def detach_(self):
-        if self._base is not None and self._base._requires_grad:
+        if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
                 "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
