@@ -72,8 +72,12 @@ class set_grad_enabled(_GradMode):
     """Sets grad mode on or off; works as a call, a context manager or a decorator."""
 
     def __init__(self, mode):
+        if type(mode) is not bool:
+            t = type(mode)
+            name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {name}")
         self._prev = _enabled
-        self._mode = bool(mode)
+        self._mode = mode
         _set(mode)
 
     def __enter__(self):

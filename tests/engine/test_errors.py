@@ -160,6 +160,8 @@ ERRORS = {
     "normal_negative_std_tensor": lambda t: t.normal(0.0, t.tensor([-1.0, 1.0])),
     "normal_negative_std_size": lambda t: t.normal(0.0, -1.0, (2,)),
     "detach_inplace_view_no_grad": lambda t: t.ones(2, 3)[0].detach_(),
+    "set_grad_enabled_int": lambda t: t.set_grad_enabled(1),
+    "set_grad_enabled_none": lambda t: t.set_grad_enabled(None),
     "split_sizes_sum": lambda t: t.ones(5).split([2, 2]),
     # dims and indices
     "sum_dim_out_of_range": lambda t: t.ones(2, 3).sum(2),
