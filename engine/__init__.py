@@ -11,7 +11,7 @@ tensor([[4.5000, 4.5000],
 """
 import builtins as _builtins
 
-from . import _dtypes, _methods  # noqa: F401  (binds the Tensor methods)
+from . import _dtypes, _lazy, _methods  # noqa: F401  (binds the Tensor methods)
 from ._dtypes import (bool_ as bool, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
                       set_default_dtype, uint8, dtype, promote_types)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
@@ -163,11 +163,5 @@ _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "v
          "adaptive_max_pool1d": ("_conv", "_torch_adaptive_max_pool1d")}
 
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'torch' has no attribute '{name}'")
-    import importlib
+__getattr__ = _lazy.lazy_getattr(__name__, "torch", _LAZY)
 
-    module, attr = _LAZY[name]
-    value = importlib.import_module(f"{__name__}.{module}")
-    return value if attr is None else getattr(value, attr)

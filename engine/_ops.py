@@ -2209,10 +2209,7 @@ def matmul(a, b):
     n = sa[-2] if da > 1 else 1
     m1, m2 = sa[-1], (sb[-2] if db > 1 else sb[0])
     p = sb[-1] if db > 1 else 1
-    try:
-        batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
-    except ValueError:
-        raise _broadcast_error(sa[:-2], sb[:-2]) from None
+    batch = _broadcast_checked(sa[:-2], sb[:-2])
     nb = int(math.prod(batch))
     a3 = reshape(expand(a, batch + (n, m1)), (nb, n, m1))
     if db == 1:
@@ -3274,8 +3271,11 @@ def where(condition, input=None, other=None):
     a, b = as_tensor_arg(input), as_tensor_arg(other)
     dt = _result_np_dtype(a, b)
     da, db = _np_of(a), _np_of(b)
-    _broadcast_checked(_broadcast_checked(np.shape(cond), np.shape(da)), np.shape(db))
-    out = np.where(cond, da, db).astype(dt, copy=False)
+    try:
+        out = np.where(cond, da, db).astype(dt, copy=False)
+    except ValueError:  # PyTorch's message: the condition against input, then against other
+        _broadcast_checked(_broadcast_checked(np.shape(cond), np.shape(da)), np.shape(db))
+        raise
     return record(WHERE, (a, b), out, {"cond": cond if isinstance(condition, Tensor) else condition})
 
 
@@ -4555,10 +4555,7 @@ def take_along_dim(x, indices, dim=None):
                            f"but got {d.ndim} dimensions for input, and {idx.ndim} dimensions for indices")
     # PyTorch's helper: both broadcast over every dim but ``dim`` (expand nodes even at the same shape)
     sizes = d.shape[:dim] + idx.shape[dim:dim + 1] + d.shape[dim + 1:]
-    try:
-        shape = np.broadcast_shapes(sizes, idx.shape)
-    except ValueError:
-        raise _broadcast_error(sizes, idx.shape) from None
+    shape = _broadcast_checked(sizes, idx.shape)
     indices = expand(indices, shape)
     return gather(expand(x, shape[:dim] + d.shape[dim:dim + 1] + shape[dim + 1:]), dim, indices)
 
@@ -5919,10 +5916,7 @@ def _neg_or_none(g):
 def dist(input, other, p=2):
     """The p-norm of ``input - other``: one DistBackward0 node."""
     a, b = input._data, other._data
-    try:
-        shape = np.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise _broadcast_error(a.shape, b.shape) from None
+    shape = _broadcast_checked(a.shape, b.shape)
     if a.dtype.kind != "f" or b.dtype != a.dtype:
         _float_only(input, "dist")
     with np.errstate(all="ignore"):
@@ -6391,10 +6385,7 @@ def masked_scatter(input, mask, source):
     if input._data.dtype != source._data.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{_scalar_type(input)} and {_scalar_type(source)}")
-    try:
-        shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
-    except ValueError:
-        raise _broadcast_error(input._data.shape, mask._data.shape) from None
+    shape = _broadcast_checked(input._data.shape, mask._data.shape)
     m = np.broadcast_to(mask._data, shape)
     k = int(m.sum())
     if source._data.size < k:

@@ -21,7 +21,10 @@ is a BatchedTensor (so ``.item()`` and data-dependent ``if`` work where PyTorch 
 import functools
 
 from . import _grad_mode, _random
+from ._factories import zeros, zeros_like
+from ._ops import stack
 from ._tensor import Tensor
+from .autograd import grad as autograd_grad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian", "vmap",
            "functional_call", "stack_module_state"]
@@ -31,7 +34,6 @@ __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfw
 
 class TreeSpec:
     """The shape of a pytree, printed as PyTorch prints its own (error messages quote it)."""
-
     __slots__ = ("type", "context", "children")
 
     def __init__(self, type_, context, children):
@@ -172,9 +174,6 @@ def _release(tree, own):
 
 def _grads(outputs, inputs, grad_outputs):
     """autograd.grad of ``outputs`` (those that require grad) w.r.t. ``inputs``; zeros where unused."""
-    from .autograd import grad as autograd_grad
-    from ._factories import zeros_like
-
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     got = [None] * len(inputs)
     if pairs:
@@ -230,7 +229,6 @@ def _split_aux(output, has_aux, api):
 
 def grad_and_value(func, argnums=0, has_aux=False):
     """``grad`` that also returns the value of ``func`` (and its aux)."""
-
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         with _grad_mode.enable_grad():  # (a transform ignores an outer no_grad, as functorch's do)
@@ -253,7 +251,6 @@ def grad_and_value(func, argnums=0, has_aux=False):
 def grad(func, argnums=0, has_aux=False):
     """The gradient of a function that returns a scalar, with respect to its argument(s) ``argnums``:
     ``grad(f)(x)`` is ``f``'s derivative at ``x``, and ``grad(grad(f))`` its second derivative."""
-
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         g, value = grad_and_value(func, argnums, has_aux)(*args, **kwargs)
@@ -345,9 +342,7 @@ def _jvp_setup(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)"
 class _Linear:
     """The double-vjp trick: ``g(u) = J^T u`` with ``u`` a fresh leaf per output, so that the grad of
     ``g`` with grad_outputs ``t`` is ``J t``, the Jacobian-vector product."""
-
     def __init__(self, outs, leaves):
-        from ._factories import zeros_like
 
         self.outs, self.leaves = outs, leaves
         self.us = [zeros_like(o).requires_grad_() for o in outs]
@@ -401,8 +396,6 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
     @functools.wraps(func)
     def wrapper(*args):
-        from ._factories import zeros
-
         outs, out_spec, aux, leaves, spec = _vjp(func, args, argnums, has_aux)
         blocks = []
         with _grad_mode.enable_grad():
@@ -414,7 +407,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                     e[k] = 1
                     for r, g in zip(rows, _grads([o], leaves, [e.view(o.shape)])):
                         r.append(g)
-                blocks.append([_stack_rows(r, o.shape, leaf) for r, leaf in zip(rows, leaves)])
+                blocks.append([_block(r, 0, tuple(o.shape) + tuple(leaf.shape), leaf.dtype)
+                               for r, leaf in zip(rows, leaves)])
         own = _owned(leaves)
         jac = _release(_jacobian_tree(blocks, out_spec, spec), own)
         return (jac, _release(aux, own)) if has_aux else jac
@@ -422,14 +416,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return wrapper
 
 
-def _stack_rows(rows, out_shape, leaf):
-    from ._ops import stack
-    from ._factories import zeros
-
-    shape = tuple(out_shape) + tuple(leaf.shape)
-    if not rows:
-        return zeros(shape, dtype=leaf.dtype)
-    return stack(rows).view(shape)
+def _block(parts, dim, shape, dtype):
+    """One Jacobian block: its rows (dim 0) or columns (dim -1) stacked, or zeros when there are none."""
+    return stack(parts, dim).view(shape) if parts else zeros(shape, dtype=dtype)
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
@@ -439,9 +428,6 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
     @functools.wraps(func)
     def wrapper(*args):
-        from ._factories import zeros
-        from ._ops import stack
-
         with _grad_mode.enable_grad():
             leaves, spec, args2 = _differentiable_args(args, argnums)
             output, aux = _split_aux(func(*args2), has_aux, "jvp(f, primals, tangents)")
@@ -460,8 +446,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                     for c, col in zip(cols, lin(tangents)):
                         c.append(col)
                 for o, (out, c) in enumerate(zip(outs, cols)):
-                    shape = tuple(out.shape) + tuple(leaf.shape)
-                    blocks[o][i] = stack(c, -1).view(shape) if c else zeros(shape, dtype=out.dtype)
+                    blocks[o][i] = _block(c, -1, tuple(out.shape) + tuple(leaf.shape), out.dtype)
         jac = _release(_jacobian_tree(blocks, out_spec, spec), lin.own)
         return (jac, _release(aux, lin.own)) if has_aux else jac
 
@@ -513,8 +498,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
             results.append(_call_guarded(func, tree_unflatten(sliced, args_spec), kwargs, randomness))
         if not size:  # the output's shape from one call on empty stand-ins
-            from ._factories import zeros
-
             sliced = [a if d is None else zeros(a.shape[:d] + a.shape[d + 1:], dtype=a.dtype)
                       for a, d in zip(flat_args, flat_dims)]
             return _stack_outputs([_call_guarded(func, tree_unflatten(sliced, args_spec), kwargs, randomness)],
@@ -581,9 +564,7 @@ def _batched_inputs(in_dims, args, name):
 
 
 def _stack_outputs(results, out_dims, name, empty=False):
-    from ._ops import stack
-
-    flat0, spec = tree_flatten(results[0])
+    spec = tree_flatten(results[0])[1]
     if isinstance(results[0], Tensor):
         if isinstance(out_dims, int) or out_dims is None:
             dims = [out_dims]
@@ -731,8 +712,6 @@ def stack_module_state(models):
 
 
 def _stacked_leaf(tensors, name):
-    from ._ops import stack
-
     every = all(t.requires_grad for t in tensors)
     if not every and any(t.requires_grad for t in tensors):
         raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")

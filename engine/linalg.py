@@ -18,8 +18,8 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._ops import (_SavedOutputs, _broadcast_error, _given, _prod_of_others, _quietly, _saved_attr, _saved_dim,
-                   _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, matmul, neg, norm_dims,
+from ._ops import (_SavedOutputs, _broadcast_checked, _broadcast_error, _given, _prod_of_others, _quietly,
+                   _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, matmul, neg, norm_dims,
                    permute, register_saved, return_type, sum, to_dtype, transpose, tril, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
 from ._tensor import Tensor, _wrap, record
@@ -340,10 +340,7 @@ def _solve(A, B, left, fname):
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
                            f"{bm.shape[-2]}x{bm.shape[-1]})")
-    try:
-        batch = np.broadcast_shapes(bm.shape[:-2], a.shape[:-2])
-    except ValueError:
-        raise _broadcast_error(bm.shape[:-2], a.shape[:-2]) from None
+    batch = _broadcast_checked(bm.shape[:-2], a.shape[:-2])
     a2 = np.broadcast_to(a, batch + a.shape[-2:])
     b2 = np.broadcast_to(bm, batch + bm.shape[-2:])
     if not left:  # X A = B as A^T X^T = B^T

@@ -1,4 +1,5 @@
 """``torch.nn``: modules, parameters, initialisations and the functional API (losses and activations)."""
+from .. import _lazy
 from . import functional, init, modules
 from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout1d,
                       Dropout2d, Dropout3d, ELU, Embedding, Flatten, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh,
@@ -20,11 +21,5 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn, attribute or None).
 _LAZY = {"utils": ("utils", None), **{name: (f"modules.{module}", name) for name, module in modules._LAZY.items()}}
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
-    import importlib
+__getattr__ = _lazy.lazy_getattr(__name__, "torch.nn", _LAZY)
 
-    module, attr = _LAZY[name]
-    value = importlib.import_module(f"{__name__}.{module}")
-    return value if attr is None else getattr(value, attr)

@@ -8,7 +8,7 @@ import numpy as np
 from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, gelu, glu, hardsigmoid,
                     hardswish, huber_loss, l1_loss, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
                     sigmoid, smooth_l1_loss, softmax, softplus, tanh)
-from .. import _grad_mode, _ops
+from .. import _grad_mode, _lazy, _ops
 from .._ops import addmm, matmul
 from .._random import default_generator
 from .._tensor import _wrap
@@ -251,10 +251,5 @@ _LAZY = {"batch_norm": ("_norm", "batch_norm"), "instance_norm": ("_norm", "inst
              "adaptive_max_pool2d_with_indices", "pad", "unfold", "fold")}}
 
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
-    import importlib
+__getattr__ = _lazy.lazy_getattr("engine", "torch.nn.functional", _LAZY)
 
-    module, attr = _LAZY[name]
-    return getattr(importlib.import_module(f"engine.{module}"), attr)

@@ -7,6 +7,7 @@
 >>> w
 tensor([ 0.8000, -1.6000], requires_grad=True)
 """
+from .. import _lazy
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
@@ -24,15 +25,7 @@ __all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "N
            "RMSprop", "Rprop", "SGD"]
 
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'torch.optim' has no attribute '{name}'")
-    import importlib
-
-    module, attr = _LAZY[name]
-    value = importlib.import_module(f"{__name__}.{module}")
-    return value if attr is None else getattr(value, attr)
-
+__getattr__ = _lazy.lazy_getattr(__name__, "torch.optim", _LAZY)
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))

@@ -17,44 +17,11 @@ import pytest
 
 import engine
 import engine.optim
+from tests.engine.test_optim import EPS32, _lockstep, _np  # (the same data and lockstep runs)
 
 pytestmark = pytest.mark.torch
 
-EPS32 = float(np.finfo(np.float32).eps)
 TOL = {"float32": (4 * EPS32, 1e-8), "float64": (1e-14, 1e-17)}
-
-RNG = np.random.default_rng(0)
-X = RNG.standard_normal((16, 5)).astype(np.float32)
-Y = RNG.standard_normal((16, 7)).astype(np.float32)
-W0 = RNG.standard_normal((5, 7)).astype(np.float32)
-B0 = RNG.standard_normal(7).astype(np.float32)
-
-
-def _regression_grads(w, b):
-    r = X.astype(w.dtype) @ w + b - Y
-    return (X.T @ r / 16).astype(w.dtype), r.mean(0).astype(b.dtype)
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _make(lib, name, kwargs, groups, dtype):
-    w = lib.tensor(W0.astype(dtype), requires_grad=True)
-    b = lib.tensor(B0.astype(dtype), requires_grad=True)
-    params = [{"params": [w]}, {"params": [b], "lr": 0.05}] if groups else [w, b]
-    return w, b, getattr(lib.optim, name)(params, **kwargs)
-
-
-def _lockstep(torch_ref, name, kwargs, groups=False, steps=20, dtype="float32"):
-    ref, ours = _make(torch_ref, name, kwargs, groups, dtype), _make(engine, name, kwargs, groups, dtype)
-    for _ in range(steps):
-        gw, gb = _regression_grads(_np(ref[0]), _np(ref[1]))
-        for lib, (w, b, opt) in ((torch_ref, ref), (engine, ours)):
-            w.grad, b.grad = lib.tensor(gw.copy()), lib.tensor(gb.copy())
-            opt.step()
-        yield ref, ours
-
 
 CONFIGS = [
     ("NAdam", {}, False),

@@ -1,5 +1,6 @@
 """The ``torch.nn`` modules, laid out as PyTorch's ``torch/nn/modules`` (a class's dotted name,
 ``torch.nn.modules.linear.Linear``, is what PyTorch's messages print)."""
+from ... import _lazy
 from .activation import (CELU, ELU, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
                          Mish, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
                          Threshold)
@@ -37,9 +38,5 @@ _LAZY = {name: module for module, names in (
                  "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d")),
     ("fold", ("Fold", "Unfold"))) for name in names}
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'torch.nn.modules' has no attribute '{name}'")
-    import importlib
+__getattr__ = _lazy.lazy_getattr(__name__, "torch.nn.modules", {n: (m, n) for n, m in _LAZY.items()})
 
-    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
