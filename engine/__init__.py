@@ -11,9 +11,9 @@ tensor([[4.5000, 4.5000],
 """
 import builtins as _builtins
 
-from . import _dtypes, _lazy, _methods  # noqa: F401  (binds the Tensor methods)
+from . import _dtypes, _lazy, _methods, _sampling  # noqa: F401  (binds the Tensor methods)
 from ._dtypes import (bool_ as bool, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
-                      set_default_dtype, uint8, dtype, promote_types)
+                      set_default_dtype, uint8, dtype, promote_types, finfo, iinfo)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
                          IntTensor, LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like, eye,
                          from_numpy, full, full_like, get_rng_state, initial_seed, linspace, logspace, manual_seed,
@@ -46,6 +46,7 @@ from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2
                    rot90, searchsorted, signbit, swapdims, tensor_split, tensordot, tril_indices, triu_indices,
                    unique, unique_consecutive, vander, vsplit)
 from ._random import default_generator
+from ._sampling import bernoulli, multinomial
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
 from . import autograd, nn, optim  # noqa: E402
@@ -148,6 +149,7 @@ backends = _Backends()
 
 # Loaded at first use, not at import: the page's first view waits for ``import engine``.
 _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "vmap"), "utils": ("utils", None), "serialization": ("serialization", None),
+         "distributions": ("distributions", None),
          "save": ("serialization", "save"), "load": ("serialization", "load"), "det": ("linalg", "det"),
          "matrix_power": ("linalg", "matrix_power"), "logdet": ("linalg", "_logdet"),
          "cholesky": ("linalg", "_torch_cholesky"), "cross": ("linalg", "_torch_cross"),

@@ -143,3 +143,57 @@ def result_type(*operands):
             else:
                 zero = t if zero is None else promote_types(zero, t)
     return _combine(dim, _combine(zero, wrapped))
+
+
+class finfo:
+    """``torch.finfo``: the limits of a floating dtype, as Python floats."""
+
+    def __init__(self, type=None):
+        type = get_default_dtype() if type is None else _info_arg(type, "finfo")
+        if not type.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        info = np.finfo(type.np)
+        self.bits, self.dtype = info.bits, type.name
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision
+
+    __hash__ = None
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and other.dtype == self.dtype
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """``torch.iinfo``: the limits of an integer dtype, as Python ints."""
+
+    def __init__(self, type):
+        type = _info_arg(type, "iinfo")
+        if type is bool_:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        info = np.iinfo(type.np)
+        self.bits, self.dtype, self.min, self.max = info.bits, type.name, int(info.min), int(info.max)
+
+    __hash__ = None
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and other.dtype == self.dtype
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+def _info_arg(type, name):
+    if not isinstance(type, dtype):
+        raise TypeError(f"{name}(): argument 'type' (position 1) must be torch.dtype, not {builtins.type(type).__name__}")
+    return type
+
+
+finfo.__module__ = iinfo.__module__ = "torch"

@@ -4,8 +4,8 @@ import warnings
 
 import numpy as np
 
-from . import _dtypes
-from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size
+from . import _dtypes, _grad_mode
+from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size, record
 
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
 
@@ -372,7 +372,15 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         ref = (mean if isinstance(mean, Tensor) else std)._data.dtype
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         z = g.normal(shape, ref)
-        return _finish((z * s + m).astype(ref), None, requires_grad, device)
+        out = _finish((z * s + m).astype(ref), None, requires_grad, device)
+        if _grad_mode._enabled and any(isinstance(a, Tensor) and a._requires_grad for a in (mean, std)):
+            from ._sampling import _node  # (a sample's grads are zeros: PyTorch's NormalBackward1/2/3)
+
+            inputs = tuple(a for a in (mean, std) if isinstance(a, Tensor))
+            name = "NormalBackward3" if len(inputs) == 2 else "NormalBackward1" if inputs[0] is mean else \
+                "NormalBackward2"
+            out = record(_node(name, len(inputs)), inputs, out._data)
+        return out
     return _drawn(_size(tuple(size)), dtype, lambda g, shape, dt: g.normal(shape, dt, mean, std), generator,
                   requires_grad, device)
 

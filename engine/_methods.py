@@ -3,8 +3,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode, _ops
 from ._ops import _quiet_off, _quiet_on
-from ._random import fill_in_memory_order, generator_or_default
-from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, device as _device_cls
+from ._tensor import Tensor, _wrap, check_device
 
 # ----- Methods that are the functional op with the tensor first -----
 for _name in (
@@ -410,35 +409,9 @@ def _copy_(self, src, non_blocking=False):
     return self
 
 
-def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    g, dt = generator_or_default(generator), self._data.dtype
-    if dt.kind == "f":
-        top = float(np.finfo(dt).max)
-        for name, v in (("from", a), ("to", b)):
-            if not -top <= v <= top:
-                raise RuntimeError(f"{name} is out of bounds for {_CPP_TYPE_NAMES[dt.name]}")
-    if a > b:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
-    return _random_fill(self, lambda shape: g.uniform(shape, dt, a, b))
-
-
-def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    g, dt = generator_or_default(generator), self._data.dtype
-    return _random_fill(self, lambda shape: g.normal(shape, dt, mean, std))
-
-
-def _random_fill(self, draw):
-    self._check_inplace()
-    fill_in_memory_order(self._data, draw)
-    self._bump()
-    return self
-
-
 Tensor.zero_ = _zero_
 Tensor.fill_ = _fill_
 Tensor.copy_ = _copy_
-Tensor.uniform_ = _uniform_
-Tensor.normal_ = _normal_
 
 
 def _linalg_method(name):

@@ -169,9 +169,10 @@ def generator_or_default(generator):
     return default_generator if generator is None else generator
 
 
-def fill_in_memory_order(array, draw):
-    """Fill ``array`` with ``draw(shape)`` as PyTorch's serial kernel does: in memory order
-    (a transposed tensor is filled along its storage, not along its rows)."""
+def fill_in_memory_order(array, draw, *alongside):
+    """Fill ``array`` with ``draw(shape, *alongside)`` as PyTorch's serial kernel does: in memory order
+    (a transposed tensor is filled along its storage, not along its rows). Each alongside array
+    (probabilities to draw with) arrives broadcast to ``array`` and in the same order."""
     order = sorted(range(array.ndim), key=lambda i: -abs(array.strides[i]))
     view = array.transpose(order)
-    view[...] = draw(view.shape)
+    view[...] = draw(view.shape, *(np.broadcast_to(a, array.shape).transpose(order) for a in alongside))
