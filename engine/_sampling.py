@@ -54,10 +54,18 @@ def _float_only(self, name, type_name):
                            f"point but you specified {type_name}")
 
 
-def _doubles(generator, dt, transform):
-    """A draw of uniform doubles, transformed in double and rounded to ``dt``."""
+def _doubles(generator, dt, transform, post=None):
+    """A draw of uniform doubles through ``transform``, one at a time in Python's (the C library's)
+    double maths, as PyTorch's serial kernels compute: NumPy's own log1p or tan can differ from
+    libm's in the last bit. Then ``post`` on the array, and the rounding to ``dt``."""
     g = generator_or_default(generator)
-    return lambda shape: transform(g._unit(math.prod(shape), _F64).reshape(shape)).astype(dt)
+
+    def draw(shape):
+        n = math.prod(shape)
+        out = np.fromiter(map(transform, g._unit(n, _F64).tolist()), np.float64, n)
+        return (out if post is None else post(out)).reshape(shape).astype(dt)
+
+    return draw
 
 
 def _not_kernel(self, kernel):
@@ -89,7 +97,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
     if not lambd > 0.0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     _float_only(self, "Exponential", _ops._scalar_type(self))
-    return _fill(self, _doubles(generator, self._data.dtype, lambda u: -1.0 / lambd * np.log1p(-u)),
+    return _fill(self, _doubles(generator, self._data.dtype, lambda u: -1.0 / lambd * math.log1p(-u)),
                  "ExponentialBackward0")
 
 
@@ -97,7 +105,7 @@ def geometric_(self, p, *, generator=None):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     scale = math.log1p(-p)
-    return _fill(self, _doubles(generator, self._data.dtype, lambda u: np.ceil(np.log(u) / scale)),
+    return _fill(self, _doubles(generator, self._data.dtype, lambda u: (math.log(u) if u else -math.inf) / scale, np.ceil),
                  "GeometricBackward0")
 
 
@@ -105,7 +113,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     if not sigma > 0.0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     _float_only(self, "Cauchy", _CPP_TYPE_NAMES[self._data.dtype.name])
-    return _fill(self, _doubles(generator, self._data.dtype, lambda u: median + sigma * np.tan(math.pi * (u - 0.5))),
+    return _fill(self, _doubles(generator, self._data.dtype, lambda u: median + sigma * math.tan(math.pi * (u - 0.5))),
                  "CauchyBackward0")
 
 
@@ -114,8 +122,11 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
     _not_kernel(self, "log_normal_cpu")
     g, dt = generator_or_default(generator), self._data.dtype
-    # lognormal_distribution<double>: one Box-Muller value at a time, the pair's second kept for the next
-    draw = lambda shape: np.exp([g._normal_scalar(mean, std) for _ in range(math.prod(shape))]).reshape(shape)  # noqa
+
+    def draw(shape):  # lognormal_distribution<double>: Box-Muller one value at a time, the pair's second kept
+        n = math.prod(shape)
+        return np.fromiter((math.exp(g._normal_scalar(mean, std)) for _ in range(n)), np.float64, n).reshape(shape)
+
     return _fill(self, lambda shape: draw(shape).astype(dt), "LogNormalBackward0")
 
 
@@ -244,7 +255,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
             if np.any(np.sum(rows, axis=1) == 0):
                 raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
             q = np.empty_like(rows)
-            fill_in_memory_order(q, lambda shape: (-np.log1p(-g._unit(math.prod(shape), _F64))).reshape(shape))
+            fill_in_memory_order(q, _doubles(generator, np.float64, lambda u: -math.log1p(-u)))
             race = rows / q
             # (topk's order among equal keys, zero weights when drawing more than the nonzero ones, may differ)
             result[...] = np.argsort(-race, axis=1, kind="stable")[:, :num_samples]
