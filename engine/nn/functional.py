@@ -131,6 +131,72 @@ def _dropout(input, p, training, inplace, feature=False):
     return input.mul_(noise) if inplace else input * noise
 
 
+def _feature_dropout(input, p, training, inplace):
+    return _dropout(input, p, training, inplace, feature=True)
+
+
+def _unbatched_feature_dropout(input, p, training, inplace):
+    """``_feature_dropout`` of ``input`` given a batch dimension of 1, which is taken off again."""
+    input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
+
+
+def _warn_rank(n, ndim):
+    warnings.warn(
+        f"dropout{n}d: Received a {ndim}-D input to dropout{n}d, which is deprecated "
+        "and will result in an error in a future release. To retain the behavior "
+        f"and silence this warning, please use dropout instead. Note that dropout{n}d "
+        f"exists to provide channel-wise dropout on inputs with {n} spatial dimensions, "
+        f"a channel dimension, and an optional batch dimension (i.e. {n + 1}D or {n + 2}D inputs).", stacklevel=3)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels (``input[i, j]`` of an ``(N, C, L)`` or ``(C, L)`` input) with
+    probability ``p`` and scales the others by ``1 / (1 - p)``."""
+    _check_dropout_p(p)
+    ndim = input.dim()
+    if ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {ndim}D input. "
+            "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
+            "spatial dimension, a channel dimension, and an optional batch dimension "
+            "(i.e. 2D or 3D inputs).")
+    if ndim == 2:
+        return _unbatched_feature_dropout(input, p, training, inplace)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels (``input[i, j]`` of an ``(N, C, H, W)`` input) with probability ``p``
+    and scales the others by ``1 / (1 - p)``. A 3-D input is taken as ``(N, C, L)`` (with PyTorch's
+    warning), not as an unbatched ``(C, H, W)``."""
+    _check_dropout_p(p)
+    ndim = input.dim()
+    if ndim not in (3, 4):
+        _warn_rank(2, ndim)
+    if ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+            "1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+            "is the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels (``input[i, j]`` of an ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input)
+    with probability ``p`` and scales the others by ``1 / (1 - p)``."""
+    _check_dropout_p(p)
+    ndim = input.dim()
+    if ndim not in (4, 5):
+        _warn_rank(3, ndim)
+    if ndim != 5:
+        return _unbatched_feature_dropout(input, p, training, inplace)
+    return _feature_dropout(input, p, training, inplace)
+
+
 # ----- Losses -----
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -237,7 +303,8 @@ __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "s
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
            "nll_loss", "linear", "gelu", "hardtanh", "relu6", "softsign", "logsigmoid", "selu", "celu", "mish",
            "hardsigmoid", "hardswish", "softmin", "glu", "threshold", "smooth_l1_loss", "huber_loss", "kl_div",
-           "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "embedding"]
+           "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "dropout1d", "dropout2d",
+           "dropout3d", "embedding"]
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under engine, attribute).

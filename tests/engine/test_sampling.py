@@ -58,6 +58,16 @@ CASES += [
     "T.normal(T.tensor([0.2, 0.7]), T.tensor([0.2, 0.7], requires_grad=True)).grad_fn.next_functions[0]",
     "(lambda p: (T.normal(p, p).sum().backward(), p.grad))(T.tensor([0.5, 0.5], requires_grad=True))",
     "T.normal(T.zeros(3, 1), T.ones(1, 4))",
+    # dropout's mask is a bernoulli_(1 - p) draw: PyTorch's elements dropped after the same seed
+    "T.nn.functional.dropout(T.ones(4, 5), 0.3)",
+    "T.nn.functional.dropout2d(T.ones(2, 3, 2, 2), 0.5)",
+    "T.nn.functional.dropout1d(T.ones(3, 4), 0.5)",
+    "T.nn.functional.dropout3d(T.ones(2, 2, 1, 2, 2), 0.5)",
+    "T.nn.Dropout2d(0.4)(T.ones(2, 3, 2, 2))",
+    "T.nn.functional.dropout1d(T.ones(5), 0.5)",
+    "T.nn.functional.dropout2d(T.ones(5), 0.5)",
+    "T.nn.Dropout(0.2)(T.arange(12.).reshape(3, 4))",
+    "T.nn.functional.dropout(T.ones(3, dtype=T.float64), 0.5, training=True)",
     # the stream continues across kernels as PyTorch's does
     "(T.zeros(3).exponential_(), T.bernoulli(T.full((3,), 0.5)), T.rand(2), T.multinomial(T.ones(4), 2), T.randn(3))",
 ]

@@ -1,31 +1,9 @@
 """Dropout modules: ``F.dropout`` in training, the identity in evaluation; the channel-wise
-``Dropout1d/2d/3d`` draw one keep-or-zero per (sample, channel), as PyTorch's ``feature_dropout``."""
-import warnings
-
+``Dropout1d/2d/3d`` (``F.dropout1d/2d/3d``) draw one keep-or-zero per (sample, channel)."""
 from .. import functional as F
 from .module import Module
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
-
-
-def _feature_dropout(input, p, training, inplace):
-    return F._dropout(input, p, training, inplace, feature=True)
-
-
-def _unbatched_feature_dropout(input, p, training, inplace):
-    """``_feature_dropout`` of ``input`` given a batch dimension of 1, which is taken off again."""
-    input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = _feature_dropout(input, p, training, inplace)
-    return result.squeeze_(0) if inplace else result.squeeze(0)
-
-
-def _warn_rank(n, ndim):
-    warnings.warn(
-        f"dropout{n}d: Received a {ndim}-D input to dropout{n}d, which is deprecated "
-        "and will result in an error in a future release. To retain the behavior "
-        f"and silence this warning, please use dropout instead. Note that dropout{n}d "
-        f"exists to provide channel-wise dropout on inputs with {n} spatial dimensions, "
-        f"a channel dimension, and an optional batch dimension (i.e. {n + 1}D or {n + 2}D inputs).", stacklevel=4)
 
 
 class _DropoutNd(Module):
@@ -68,17 +46,7 @@ class Dropout1d(_DropoutNd):
     """
 
     def forward(self, input):
-        F._check_dropout_p(self.p)
-        ndim = input.dim()
-        if ndim not in (2, 3):
-            raise RuntimeError(
-                f"dropout1d: Expected 2D or 3D input, but received a {ndim}D input. "
-                "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
-                "spatial dimension, a channel dimension, and an optional batch dimension "
-                "(i.e. 2D or 3D inputs).")
-        if ndim == 2:
-            return _unbatched_feature_dropout(input, self.p, self.training, self.inplace)
-        return _feature_dropout(input, self.p, self.training, self.inplace)
+        return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(_DropoutNd):
@@ -92,18 +60,7 @@ class Dropout2d(_DropoutNd):
     """
 
     def forward(self, input):
-        F._check_dropout_p(self.p)
-        ndim = input.dim()
-        if ndim not in (3, 4):
-            _warn_rank(2, ndim)
-        if ndim == 3:
-            warnings.warn(
-                "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
-                "1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
-                "is the channel dim. This behavior will change in a future release to interpret the "
-                "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
-                "channel-wise dropout behavior, please switch to using dropout1d instead.", stacklevel=3)
-        return _feature_dropout(input, self.p, self.training, self.inplace)
+        return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Dropout3d(_DropoutNd):
@@ -116,10 +73,4 @@ class Dropout3d(_DropoutNd):
     """
 
     def forward(self, input):
-        F._check_dropout_p(self.p)
-        ndim = input.dim()
-        if ndim not in (4, 5):
-            _warn_rank(3, ndim)
-        if ndim != 5:
-            return _unbatched_feature_dropout(input, self.p, self.training, self.inplace)
-        return _feature_dropout(input, self.p, self.training, self.inplace)
+        return F.dropout3d(input, self.p, self.training, self.inplace)
