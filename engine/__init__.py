@@ -46,7 +46,7 @@ from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2
                    rot90, searchsorted, signbit, swapdims, tensor_split, tensordot, tril_indices, triu_indices,
                    unique, unique_consecutive, vander, vsplit)
 from ._random import default_generator
-from ._sampling import bernoulli, multinomial
+from ._sampling import bernoulli, multinomial, poisson
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor, device
 from . import autograd, nn, optim  # noqa: E402

@@ -1,6 +1,6 @@
 """PyTorch's CPU sampling kernels past ``rand``/``randn``: ``bernoulli``, ``multinomial`` and the
 in-place fills (``bernoulli_``, ``exponential_``, ``geometric_``, ``cauchy_``, ``log_normal_``,
-``random_``, ``uniform_``, ``normal_``). Each draws what PyTorch draws from the same generator, one
+``random_``, ``uniform_``, ``normal_``) and ``poisson``. Each draws what PyTorch draws from the same generator, one
 element at a time in memory order, and transforms it as PyTorch does (in double unless PyTorch
 uses the tensor's type), so a seeded sample is PyTorch's sample.
 
@@ -280,6 +280,52 @@ def _with_replacement(row, n, g):
     cum[-1] = 1
     # the first bucket whose cumulative weight is not below the draw (a double)
     return np.searchsorted(cum.astype(np.float64), g._unit(n, _F64), side="left")
+
+
+def poisson(input, generator=None):
+    """A Poisson count for each rate: PyTorch's sample_poisson, the transformed rejection method
+    (Hormann 1993) from rate 10, a product of uniforms below it."""
+    d = input._data
+    if d.dtype.kind != "f":
+        raise NotImplementedError(f'"poisson_cpu" not implemented for \'{_ops._scalar_type(input)}\'')
+    if d.size and not np.all(d >= 0):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    g = generator_or_default(generator)
+    uniform = lambda: g._unit(1, _F64).item()  # noqa: E731  (rejection draws a varying number)
+    out = np.empty(d.shape, d.dtype)
+    fill_in_memory_order(out, lambda shape, rates: np.array(
+        [_sample_poisson(r, uniform) for r in rates.ravel().tolist()], np.float64).reshape(shape), d)
+    return record(_node("PoissonBackward0"), (input,), out)
+
+
+def _sample_poisson(lam, uniform):
+    if lam >= 10:
+        if math.isinf(lam):
+            return -(1 << 63)  # (PyTorch's cast of the NaN its arithmetic makes)
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or us < 0.013 and v > us:
+                continue
+            if math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - math.lgamma(k + 1.0):
+                return k
+    if lam == 0:
+        return 0
+    enlam, x, prod = math.exp(-lam), 0, 1.0
+    while True:
+        prod *= uniform()
+        if prod <= enlam:
+            return x
+        x += 1
 
 
 def _tensor_bernoulli(self, *args, generator=None):

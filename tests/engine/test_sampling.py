@@ -58,6 +58,13 @@ CASES += [
     "T.normal(T.tensor([0.2, 0.7]), T.tensor([0.2, 0.7], requires_grad=True)).grad_fn.next_functions[0]",
     "(lambda p: (T.normal(p, p).sum().backward(), p.grad))(T.tensor([0.5, 0.5], requires_grad=True))",
     "T.normal(T.zeros(3, 1), T.ones(1, 4))",
+    "T.poisson(T.tensor([0.5, 3., 9.9, 10., 25., 100., 1e4, 0.]))",
+    "T.poisson(T.tensor([[2.], [40.]], dtype=T.float64).expand(2, 3))",
+    "T.poisson(T.tensor(4.))",
+    "T.poisson(T.tensor([1., 2.], requires_grad=True))",
+    "(lambda r: (T.poisson(r).sum().backward(), r.grad))(T.tensor([3., 30.], requires_grad=True))",
+    "T.poisson(T.tensor([-1.]))", "T.poisson(T.tensor([float('nan')]))", "T.poisson(T.tensor([1, 2]))",
+    "T.poisson(T.tensor([float('inf')]))",
     # dropout's mask is a bernoulli_(1 - p) draw: PyTorch's elements dropped after the same seed
     "T.nn.functional.dropout(T.ones(4, 5), 0.3)",
     "T.nn.functional.dropout2d(T.ones(2, 3, 2, 2), 0.5)",
@@ -114,6 +121,7 @@ def test_long_streams(torch_ref, seed):
         lambda T: T.zeros(1000).cauchy_(),
         lambda T: T.zeros(999).log_normal_(0.0, 0.5),
         lambda T: T.zeros(1000, dtype=T.int64).random_(),
+        lambda T: T.poisson(T.rand(400) * 30),
     ]
     for call in calls:
         engine.manual_seed(seed)
