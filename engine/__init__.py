@@ -106,16 +106,28 @@ def index_put_(input, indices, values, accumulate=False):
 
 
 def broadcast_tensors(*tensors):
-    import numpy as _np
-
-    shape = _np.broadcast_shapes(*(t.shape for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    """Each tensor expanded to the common shape; one already of that shape comes back itself."""
+    shape = ()
+    for t in tensors:
+        shape = _ops._broadcast_checked(shape, t._data.shape)
+    return tuple(t if t._data.shape == shape else t.expand(shape) for t in tensors)
 
 
 def broadcast_shapes(*shapes):
-    import numpy as _np
-
-    return Size(_np.broadcast_shapes(*shapes))
+    sizes = [(s,) if isinstance(s, _builtins.int) else s for s in shapes]
+    result = [1] * _builtins.max(map(len, sizes), default=0)
+    for j, size in enumerate(sizes):
+        for i in range(-1, -1 - len(size), -1):
+            n = size[i]
+            if n < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            if n == 1 or n == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {n} at {i}! Mismatching argument at "
+                                   f"index {j} had {size}; but expected shape should be broadcastable to {result}")
+            result[i] = n
+    return Size(result)
 
 
 class _Cuda:

@@ -70,7 +70,12 @@ class Size(tuple):
         return Size(r) if isinstance(i, slice) else r
 
     def __add__(self, other):
-        return Size(tuple(self) + tuple(other))
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple(self) + other)
+
+    def __radd__(self, other):
+        return Size(other + tuple(self))
 
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",

@@ -380,6 +380,38 @@ EXAMPLES = (
         output="loss",
     ),
     Example(
+        key="sampling",
+        title_en="Sampling: rsample and the reparameterisation trick",
+        title_zh="采样：rsample 与重参数化技巧",
+        explain_en=(
+            "q.rsample() draws eps ~ N(0, 1) and returns mu + sigma·eps, so z has a graph back to mu and "
+            "log_sigma (AddBackward0, MulBackward0, ExpBackward0): the gradient flows through the sample. "
+            "q.sample() draws under no_grad, so s has no grad_fn. Press Backward: mu.grad = 2z = "
+            "[4.08, -2.59] and log_sigma.grad = 2z·eps·sigma. A sample you cannot differentiate "
+            "(a Categorical action) takes the score function instead: loss = -q.log_prob(a) * reward."
+        ),
+        explain_zh=(
+            "q.rsample() 先采样 eps ~ N(0, 1)，再返回 mu + sigma·eps，所以 z 有一条通向 mu 和 log_sigma "
+            "的计算图（AddBackward0、MulBackward0、ExpBackward0）：梯度可以穿过采样。q.sample() 在 "
+            "no_grad 下采样，所以 s 没有 grad_fn。点击 Backward：mu.grad = 2z = [4.08, -2.59]，"
+            "log_sigma.grad = 2z·eps·sigma。无法求导的采样（例如 Categorical 的动作）要用得分函数："
+            "loss = -q.log_prob(a) * reward。"
+        ),
+        code=(
+            "import torch\n"
+            "from torch.distributions import Normal\n"
+            "\n"
+            "torch.manual_seed(0)\n"
+            "mu = torch.tensor([0.5, -1.0], requires_grad=True)\n"
+            "log_sigma = torch.zeros(2, requires_grad=True)\n"
+            "q = Normal(mu, log_sigma.exp())\n"
+            "z = q.rsample()  # mu + sigma * eps: differentiable\n"
+            "s = q.sample()   # drawn under no_grad: no grad_fn\n"
+            "loss = (z ** 2).sum()\n"
+        ),
+        output="loss",
+    ),
+    Example(
         key="module",
         title_en="nn.Linear and an optimizer step",
         title_zh="nn.Linear 与优化器的一步更新",

@@ -219,6 +219,12 @@ ERRORS = {
     "cross_entropy_label_smoothing_above_one":
         lambda t: t.nn.functional.cross_entropy(t.zeros(2, 3), t.tensor([0, 1]), label_smoothing=1.5),
     "mse_bad_reduction": lambda t: t.nn.functional.mse_loss(t.zeros(2), t.ones(2), reduction="avg"),
+    # broadcasting
+    "broadcast_tensors_mismatch": lambda t: t.broadcast_tensors(t.ones(2, 3), t.ones(3, 2)),
+    "broadcast_shapes_mismatch": lambda t: t.broadcast_shapes((2,), (3,)),
+    "broadcast_shapes_list_mismatch": lambda t: t.broadcast_shapes((5, 2), [1, 3]),
+    "broadcast_shapes_ints": lambda t: t.broadcast_shapes(2, 3),
+    "broadcast_shapes_negative": lambda t: t.broadcast_shapes((-1,), (3,)),
 }
 
 

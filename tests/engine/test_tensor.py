@@ -71,6 +71,15 @@ METADATA = {
     "Size_repr": lambda t: (repr(t.ones(2, 3).shape), str(t.Size([2, 3])), repr(t.ones(()).shape),
                             t.Size([2, 3]) == (2, 3), type(t.ones(2).shape[0]).__name__, repr(t.ones(2, 3, 4).shape[1:]),
                             t.Size([2, 3]).numel(), isinstance(t.ones(2).shape, tuple)),
+    "Size_concatenation": lambda t: (repr((3,) + t.Size([2])), repr(t.Size([2]) + (3,)), repr(t.Size([2]) + t.Size([1]))),
+    "Size_plus_list": lambda t: t.ones(2).shape + [4],
+    "broadcast_tensors_shares_what_fits": lambda t: (lambda a, r: (r[0] is a, r[1], r[0].shape))(
+        t.tensor([1.0, 2.0], requires_grad=True), t.broadcast_tensors(t.tensor([1.0, 2.0]), t.ones(3, 1))),
+    "broadcast_tensors_same_object": lambda t: (lambda a: t.broadcast_tensors(a, t.tensor(1.0))[0] is a)(
+        t.ones(2, requires_grad=True)),
+    "broadcast_shapes": lambda t: (t.broadcast_shapes((2, 1), (3,)), t.broadcast_shapes(2, (3, 1)),
+                                   t.broadcast_shapes([2, 3], [4, 1, 1]), t.broadcast_shapes((0,), (1,)),
+                                   t.broadcast_shapes()),
     "dtype_attributes": lambda t: (t.float32.is_floating_point, t.int64.is_floating_point, t.float32.itemsize,
                                    repr(t.float64), str(t.get_default_dtype()), t.float is t.float32, t.long is t.int64,
                                    t.double is t.float64, t.bool.is_signed, t.int8.is_signed),

@@ -202,6 +202,20 @@ def test_examples_run_and_backward(session, example):
     assert done.backward_count == 1
 
 
+def test_sampling_example_shows_the_reparameterisation(session):
+    """What its text promises: a graph through the sample, none through sample(), mu.grad = 2z."""
+    ex = next(e for e in EXAMPLES if e.key == "sampling")
+    snap = session.run(ex.code)
+    r = rows(snap)
+    assert r["z"]["grad_fn"] == "AddBackward0" and r["s"]["grad_fn"] is None
+    assert r["z"]["value"] == "tensor([ 2.0410, -1.2934], grad_fn=<AddBackward0>)"
+    names = {n["label"] for n in snap.graph["nodes"]}
+    assert {"AddBackward0", "MulBackward0", "ExpBackward0", "mu", "log_sigma"} <= names
+    done = session.backward("loss", None, False, False)
+    assert rows(done)["mu"]["grad"] == "tensor([ 4.0820, -2.5869])"
+    assert rows(done)["log_sigma"]["grad"] == "tensor([6.2903, 0.7591])"
+
+
 def test_examples_are_bilingual():
     keys = [e.key for e in EXAMPLES]
     assert len(keys) == len(set(keys)) and keys[0] == "basics"
