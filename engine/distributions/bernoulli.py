@@ -1,13 +1,12 @@
 """``Bernoulli(probs=None, logits=None)``: 1 with probability ``probs``, 0 otherwise."""
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import (_Number, _expand, _probs_or_logits, broadcast_all, lazy_property, logits_to_probs,
-                    probs_to_logits, torch)
+from .utils import _BinaryProbs, _Number, _expand, _probs_or_logits, broadcast_all, torch
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(_BinaryProbs, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -40,14 +39,6 @@ class Bernoulli(ExponentialFamily):
     @property
     def variance(self):
         return self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self):

@@ -1,8 +1,7 @@
 """``Binomial(total_count=1, probs=None, logits=None)``."""
 from . import constraints
 from .distribution import Distribution
-from .utils import (_expand, _missing, _probs_or_logits, broadcast_all, lazy_property, logits_to_probs,
-                    probs_to_logits, torch)
+from .utils import (_BinaryProbs, _expand, _missing, _probs_or_logits, broadcast_all, torch)
 
 __all__ = ["Binomial"]
 
@@ -11,7 +10,7 @@ def _clamp_by_zero(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(_BinaryProbs, Distribution):
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
                        "logits": constraints.real}
     has_enumerate_support = True
@@ -45,14 +44,6 @@ class Binomial(Distribution):
     @property
     def variance(self):
         return self.total_count * self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self):

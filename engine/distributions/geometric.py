@@ -1,13 +1,12 @@
 """``Geometric(probs=None, logits=None)``: the number of failures before the first success."""
 from . import constraints
 from .distribution import Distribution
-from .utils import (_Number, _expand, _probs_or_logits, broadcast_all, lazy_property, logits_to_probs,
-                    probs_to_logits, torch)
+from .utils import _BinaryProbs, _Number, _expand, _probs_or_logits, broadcast_all, torch
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(_BinaryProbs, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
@@ -43,14 +42,6 @@ class Geometric(Distribution):
     @property
     def variance(self):
         return (1.0 / self.probs - 1.0) / self.probs
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

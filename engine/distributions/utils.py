@@ -85,6 +85,18 @@ class _lazy_property_and_property(lazy_property, property):
         property.__init__(self, wrapped)
 
 
+class _BinaryProbs:
+    """``probs`` and ``logits`` of a two-outcome parameter, each worked out from the other at first use."""
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+
 def tril_matrix_to_vec(mat, diag=0):
     n = mat.shape[-1]
     if diag < -n or diag >= n:
