@@ -8,6 +8,7 @@ from . import _dtypes, _grad_mode
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size, record
 
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
+from ._sampling import _node
 
 
 def manual_seed(seed):
@@ -374,8 +375,6 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         z = g.normal(shape, ref)
         out = _finish((z * s + m).astype(ref), None, requires_grad, device)
         if _grad_mode._enabled and any(isinstance(a, Tensor) and a._requires_grad for a in (mean, std)):
-            from ._sampling import _node  # (a sample's grads are zeros: PyTorch's NormalBackward1/2/3)
-
             inputs = tuple(a for a in (mean, std) if isinstance(a, Tensor))
             name = "NormalBackward3" if len(inputs) == 2 else "NormalBackward1" if inputs[0] is mean else \
                 "NormalBackward2"

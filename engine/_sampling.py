@@ -22,27 +22,28 @@ _NODES = {}
 
 
 def _node(name, n_inputs=1):
+    """The op of a sampling node: its grads are zeros."""
     op = _NODES.get(name)
     if op is None:
         zeros = lambda g, ans, *inputs, **attrs: _ops._zero_grad(g)  # noqa: E731
-        cpp = "torch::autograd::NotImplemented" if name == "NotImplemented" else None
-        rules = [_ops._not_implemented("bernoulli")] * n_inputs if cpp else [zeros] * n_inputs
-        op = _NODES[name] = _ops.defop(name, *rules, cpp_name=cpp)
+        op = _NODES[name] = _ops.defop(name, *[zeros] * n_inputs)
     return op
 
 
+# ``bernoulli(x, p)``: PyTorch has no derivative for this overload
+_BERNOULLI_SCALAR = _ops.defop("NotImplemented", _ops._not_implemented("bernoulli"),
+                               cpp_name="torch::autograd::NotImplemented")
+
+
 def _fill(self, draw, node, alongside=()):
-    """Fill ``self`` in place with ``draw(shape, *alongside)``; the alongside arrays (bernoulli's
+    """Fill ``self`` in place with ``draw(shape, *alongside)``; the alongside tensors (bernoulli's
     probabilities) arrive broadcast to ``self`` and in the same order as the draws."""
     self._check_inplace()
-    others = tuple(a for a in alongside if isinstance(a, Tensor))
-    arrays = [a._data if isinstance(a, Tensor) else a for a in alongside]
-    if _grad_mode._enabled and (self._requires_grad or any(o._requires_grad for o in others)):
+    arrays = [a._data for a in alongside]
+    if _grad_mode._enabled and (self._requires_grad or any(a._requires_grad for a in alongside)):
         data = np.empty_like(self._data)
         fill_in_memory_order(data, draw, *arrays)
-        op = _node(node, 1 + len(others))
-        out = record(op, (self,) + others, data)
-        return _ops._grad_edges_only(out) if node == "NotImplemented" else self._adopt(out)
+        return self._adopt(record(_node(node, 1 + len(alongside)), (self,) + tuple(alongside), data))
     fill_in_memory_order(self._data, draw, *arrays)
     self._bump()
     return self
@@ -138,7 +139,7 @@ def random_(self, *args, generator=None, **kwargs):
     g = generator_or_default(generator)
     if bounds is None:  # uniform_int: the type's whole range (for a float, its exact integers)
         wide = dt in (np.float64, np.int64)
-        top = 2 if dt.kind == "b" else (1 << _DIGITS[dt.char]) + 1 if dt.kind == "f" else int(np.iinfo(dt).max) + 1
+        top = 2 if dt.kind == "b" else _top(dt)
 
         def draw(shape):
             n = math.prod(shape)
@@ -146,11 +147,16 @@ def random_(self, *args, generator=None, **kwargs):
         return _fill(self, draw, "RandomBackward2")
     low, high = bounds
     if high is None:  # from ``low`` to the type's top
-        high = (1 << _DIGITS[dt.char]) + 1 if dt.kind == "f" else int(np.iinfo(dt).max) + 1
+        high = _top(dt)
     elif not low < high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     node = "RandomBackward1" if only_to else "RandomBackward0"
     return _fill(self, lambda shape: g.integers(shape, low, high).astype(dt), node)
+
+
+def _top(dt):
+    """One past the largest value ``random_`` draws for ``dt``: a float's largest exact integer + 1."""
+    return (1 << _DIGITS[dt.char]) + 1 if dt.kind == "f" else int(np.iinfo(dt).max) + 1
 
 
 def _random_bounds(args, kwargs):
@@ -175,52 +181,42 @@ def _random_bounds(args, kwargs):
 
 
 def bernoulli_(self, p=0.5, *, generator=None):
-    g, dt = generator_or_default(generator), self._data.dtype
     if isinstance(p, Tensor):
-        pd = p._data
-        if pd.dtype.kind != "f":
-            raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_ops._scalar_type(p)}\'')
-        if pd.size and not (np.all(pd >= 0) and np.all(pd <= 1)):
-            raise RuntimeError(_P_IN)
-        _ops._check_expandable(pd.shape, self._data.shape, self._data.shape)
-        # bernoulli_distribution<float> for a float or half p, <double> for a double p
-        unit = _F64 if pd.dtype == np.float64 else np.dtype(np.float32)
-        draw = lambda shape, probs: (g._unit(math.prod(shape), unit).reshape(shape) < probs).astype(dt)  # noqa: E731
+        draw = _against_tensor(p, generator, self._data.dtype)
+        _ops._check_expandable(p._data.shape, self._data.shape, self._data.shape)
         return _fill(self, draw, "BernoulliBackward1", (p,))
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-    return _fill(self, lambda shape: (g._unit(math.prod(shape), _F64).reshape(shape) < p).astype(dt),
-                 "BernoulliBackward2")
-
-
-_P_IN = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, "
-         "please report an enhancement request to PyTorch.)")
+    return _fill(self, _against_number(p, generator, self._data.dtype), "BernoulliBackward2")
 
 
 def bernoulli(input, p=None, *, generator=None, out=None):
     """``torch.bernoulli(probs)``: 1 with each element's probability; ``bernoulli(x, p)``: shaped like x."""
-    if p is not None:
-        out = _wrap(np.empty(input._data.shape, input._data.dtype))  # (contiguous, as PyTorch makes it)
-        if input._requires_grad and _grad_mode._enabled:  # PyTorch has no derivative for this overload
-            return _fill(out, _bernoulli_scalar(generator, input._data.dtype, p), "NotImplemented", (input,))
-        return bernoulli_(out, p, generator=generator)
     d = input._data
-    if d.dtype.kind != "f":
-        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_ops._scalar_type(input)}\'')
-    if d.size and not (np.all(d >= 0) and np.all(d <= 1)):
-        raise RuntimeError(_P_IN)
-    g = generator_or_default(generator)
-    unit = _F64 if d.dtype == np.float64 else np.dtype(np.float32)
-    data = np.empty(d.shape, d.dtype)
-    fill_in_memory_order(data, lambda shape, probs: (g._unit(math.prod(shape), unit).reshape(shape) < probs), d)
+    data = np.empty(d.shape, d.dtype)  # (contiguous, as PyTorch makes it)
+    if p is not None:
+        fill_in_memory_order(data, _against_number(p, generator, d.dtype))
+        return record(_BERNOULLI_SCALAR, (input,), data)
+    fill_in_memory_order(data, _against_tensor(input, generator, d.dtype), d)
     return record(_node("BernoulliBackward0"), (input,), data)
 
 
-def _bernoulli_scalar(generator, dt, p):
+def _against_tensor(p, generator, dt):
+    """bernoulli's draw against a tensor of probabilities: float draws for a float or half ``p``
+    (bernoulli_distribution<float>), double draws for a double ``p``."""
+    pd = p._data
+    if pd.dtype.kind != "f":
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_ops._scalar_type(p)}\'')
+    if pd.size and not (np.all(pd >= 0) and np.all(pd <= 1)):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be "
+                           "improved?  If so, please report an enhancement request to PyTorch.)")
+    g, unit = generator_or_default(generator), _F64 if pd.dtype == np.float64 else np.dtype(np.float32)
+    return lambda shape, probs: (g._unit(math.prod(shape), unit).reshape(shape) < probs).astype(dt)
+
+
+def _against_number(p, generator, dt):
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     g = generator_or_default(generator)
-    return lambda shape, _: (g._unit(math.prod(shape), _F64).reshape(shape) < p).astype(dt)
+    return lambda shape: (g._unit(math.prod(shape), _F64).reshape(shape) < p).astype(dt)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
@@ -328,16 +324,8 @@ def _sample_poisson(lam, uniform):
         x += 1
 
 
-def _tensor_bernoulli(self, *args, generator=None):
-    return bernoulli(self, *args, generator=generator)
-
-
-def _tensor_multinomial(self, num_samples, replacement=False, *, generator=None):
-    return multinomial(self, num_samples, replacement, generator=generator)
-
-
 for _name, _fn in (("uniform_", uniform_), ("normal_", normal_), ("exponential_", exponential_),
                    ("geometric_", geometric_), ("cauchy_", cauchy_), ("log_normal_", log_normal_),
-                   ("random_", random_), ("bernoulli_", bernoulli_), ("bernoulli", _tensor_bernoulli),
-                   ("multinomial", _tensor_multinomial)):
+                   ("random_", random_), ("bernoulli_", bernoulli_), ("bernoulli", bernoulli),
+                   ("multinomial", multinomial)):
     setattr(Tensor, _name, _fn)
