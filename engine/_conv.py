@@ -198,7 +198,7 @@ def _conv_grads(g, input, weight, bias, **attrs):
     """``(grad_input, grad_weight, grad_bias)``, computed at once as PyTorch does (see _shared_rules): a
     double backward is then one ConvolutionBackwardBackward0 node with three outputs."""
     mask = attrs["output_mask"]
-    if _grad_mode._enabled:
+    if _grad_mode._enabled or _grad_mode._fw_active:
         return convolution_backward(g, input, weight, mask=mask, **_given(attrs))
     stride, padding, dilation, _ = _params(attrs, weight.dim() - 2)  # (a first backward: no node)
     grads = _conv_backward_arrays(g._data, input._data, weight._data, stride, padding, dilation, attrs["transposed"],

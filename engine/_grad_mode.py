@@ -2,6 +2,8 @@
 import functools
 
 _enabled = True
+# A forward-AD dual level is entered (torch.autograd.forward_ad): ops then look for tangents.
+_fw_active = False
 
 
 def is_grad_enabled():

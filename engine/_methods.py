@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode, _ops
 from ._ops import _quiet_off, _quiet_on
-from ._tensor import Tensor, _wrap, check_device
+from ._tensor import Tensor, _wrap, check_device, has_tangent
 
 # ----- Methods that are the functional op with the tensor first -----
 for _name in (
@@ -296,8 +296,9 @@ def _inplace(fn):
             from ._tensor import _wrap
 
             src = _wrap(self._data.copy(), self._requires_grad)
-            src._grad_fn, src._output_nr = self._grad_fn, self._output_nr
-        elif ufunc is not None and len(args) == 1 and not kwargs and _ufunc_in_place(self, args[0], ufunc):
+            src._grad_fn, src._output_nr, src._fw_grad = self._grad_fn, self._output_nr, self._fw_grad
+        elif ufunc is not None and len(args) == 1 and not kwargs and not _grad_mode._fw_active and \
+                _ufunc_in_place(self, args[0], ufunc):
             return self
         return self._adopt(fn(src, *args, **kwargs))
 
@@ -328,7 +329,8 @@ def _inplace_operator(method, ufunc):
     def operator(self, other):
         # ``p -= lr * p.grad`` under no_grad (every optimizer step) needs no *args, **kwargs or
         # checks but this one: a broadcast self, whose elements share memory, takes the general path.
-        if not _grad_mode._enabled and 0 not in self._data.strides and _ufunc_in_place(self, other, ufunc):
+        if not _grad_mode._enabled and not _grad_mode._fw_active and 0 not in self._data.strides and \
+                _ufunc_in_place(self, other, ufunc):
             return self
         return method(self, other)
 
@@ -370,6 +372,8 @@ def _zero_(self):
 
 
 def _fill_(self, value):
+    if isinstance(value, Tensor) and has_tangent(value):  # the value's tangent fills self's
+        return self.copy_(value.expand(self._data.shape))
     return _fill(self, value.item() if isinstance(value, Tensor) else value, "FillBackward2")
 
 
@@ -386,6 +390,8 @@ def _fill(self, value, node_name):
         return self._adopt(out)
     self._data[...] = value
     self._bump()
+    if has_tangent(self):
+        self._fw_grad._data[...] = 0
     return self
 
 
@@ -398,11 +404,12 @@ def _copy_(self, src, non_blocking=False):
     self._check_inplace()
     src = _ops.as_tensor_arg(src)
     data = np.broadcast_to(src._data if isinstance(src, Tensor) else src, self._data.shape).astype(self._data.dtype)
-    if _grad_mode._enabled and (self._requires_grad or isinstance(src, Tensor) and src._requires_grad):
+    if _grad_mode._enabled and (self._requires_grad or isinstance(src, Tensor) and src._requires_grad) or \
+            has_tangent(self, src):
         from ._tensor import _wrap, record
 
         old = _wrap(self._data, self._requires_grad)
-        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
+        old._grad_fn, old._output_nr, old._fw_grad = self._grad_fn, self._output_nr, self._fw_grad
         return self._adopt(record(_COPY, (old, src), data.copy()))
     self._data[...] = data
     self._bump()

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _grad_mode
 from ._graph import node_class
-from ._ops import (_SavedOutputs, _add_scalar, _mul_scalar, _record_shared, _saved_attr, _saved_output, _saved_slot,
+from ._ops import (_add_scalar, _mul_scalar, _record_shared, _saved_attr, _saved_output, _saved_slot,
                    _saved_tensor_attr, _scalar_type, _shared_rules, defop)
 from ._tensor import Size, _wrap
 
@@ -463,9 +463,7 @@ def _native_group_norm(x, weight, bias, n, c, hxw, group, eps):
     attrs = {"N": n, "C": c, "HxW": hxw, "group": group, "eps": eps}
     outs = _record_shared(GROUP_NORM, (x, weight, bias),
                           (out.reshape(d.shape).astype(dt, copy=False), mean.astype(dt), rstd.astype(dt)), attrs,
-                          n_outputs=3)
-    if outs[0]._grad_fn is not None:  # mean and rstd: outputs of the node, read back by its rules
-        attrs["outs"] = _SavedOutputs(outs, (1, 2))
+                          n_outputs=3, keep=(1, 2))  # (mean and rstd: outputs of the node its rules read back)
     return outs
 
 
@@ -486,7 +484,7 @@ def _group_norm_grads(gs, x, w, b, N, C, HxW, group, eps, outs):
     dY, dmean, drstd = gs
     G = group
     D = C // G
-    if not _grad_mode._enabled:
+    if not _grad_mode._enabled and not _grad_mode._fw_active:
         return _group_norm_grads_arrays(dY, dmean, drstd, x, w, b, N, C, HxW, G, outs)
     s = 1.0 / (D * HxW)
     X = x.reshape(N, G, D, HxW)

@@ -21,7 +21,8 @@ from . import _dtypes, _grad_mode
 from ._fma import fma
 from ._graph import expose, freed_error, node_class
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
-                      _ndarray, _new, _version_message, _wrap, check_size, is_scalar, record, unpack_saved)
+                      _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
+                      unpack_saved)
 
 
 class Op:
@@ -202,7 +203,7 @@ def sum_to(g, shape):
     gshape = g._data.shape
     if gshape == shape:
         return g
-    if not _grad_mode._enabled and g._data.dtype.kind == "f":
+    if not _grad_mode._enabled and not _grad_mode._fw_active and g._data.dtype.kind == "f":
         return _wrap(_sum_to(g._data, shape))  # no graph to build: one reduction, no nodes
     if not shape:
         return sum(g)  # (SumBackward0 in a double backward, as PyTorch's sum_to)
@@ -282,7 +283,7 @@ def _binary(a, b, op, fwd, attrs=None, true_div=False, operands=None):
         out = np.asarray(out)
     if dt is not None and out.dtype != dt:
         out = out.astype(dt)
-    if _grad_mode._enabled:
+    if _grad_mode._enabled or _grad_mode._fw_active:
         return record(op, (a, b), out, attrs)
     t = _new(Tensor)  # _wrap(out), inlined: the rules of a backward pass run this for most ops
     t._data = out
@@ -427,7 +428,8 @@ def rsub(a, other, *, alpha=1):
         _sub_check(a, other)
         x = x.astype(_result_np_dtype(a, other), copy=False)
     out = np.asarray(other - (x if alpha == 1 else alpha * x)).astype(x.dtype, copy=False)
-    return record(RSUB, (a,), out, {"other": other, "alpha": alpha}) if _grad_mode._enabled else _wrap(out)
+    return record(RSUB, (a,), out, {"other": other, "alpha": alpha}) if (
+        _grad_mode._enabled or _grad_mode._fw_active) else _wrap(out)
 
 
 def mul(a, b):
@@ -574,8 +576,13 @@ def floor_divide(a, b):
 
 # ----- Unary math -----
 
+# Ops whose Jacobian is diagonal: their tangent is their rule applied to the input's tangent.
+ELEMENTWISE = set()
+
+
 def _unary(name, node, fwd, vjp, saves=()):
     op = defop(node, vjp, saves=saves)
+    ELEMENTWISE.add(op)
 
     def f(x):
         if type(x) is not Tensor:
@@ -589,7 +596,7 @@ def _unary(name, node, fwd, vjp, saves=()):
                 _quiet_off(quiet)
         if type(out) is not _ndarray:
             out = np.asarray(out)
-        if _grad_mode._enabled:
+        if _grad_mode._enabled or _grad_mode._fw_active:
             return record(op, (x,), out)
         t = _new(Tensor)  # _wrap(out), inlined
         t._data = out
@@ -1016,6 +1023,7 @@ def _sigmoid(d):
 NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
 ABS = defop("AbsBackward0", lambda g, ans, x: g * sgn(x), saves=(0,))
 RELU = defop("ReluBackward0", lambda g, ans, x: threshold_backward(g, ans, 0), saves=("result",))
+ELEMENTWISE.add(RELU)
 LEAKY_RELU = defop("LeakyReluBackward0",
                    lambda g, ans, x, negative_slope: leaky_relu_backward(g, x, negative_slope), saves=(0,))
 LEAKY_RELU_BACKWARD = defop("LeakyReluBackwardBackward0",
@@ -1320,6 +1328,9 @@ def _hardsigmoid_backward(go, x):
 
 def hardsigmoid_backward(grad_output, x):
     return _grad_edges_only(_backward_kernel(HARDSIGMOID_BACKWARD, _hardsigmoid_backward, (grad_output, x)))
+
+
+ELEMENTWISE.add(HARDSIGMOID)
 
 
 def hardsigmoid(x):
@@ -2111,7 +2122,7 @@ def mm(a, b):
     if x.dtype != y.dtype:
         _promote_pair(a, b, "mm")
     out = x @ y
-    if not _grad_mode._enabled:  # (a backward pass without create_graph: no node, no attrs)
+    if not _grad_mode._enabled and not _grad_mode._fw_active:  # (a backward pass without create_graph: no node)
         return _wrap(out)
     # _grad_strides of each, inlined for two dims: this runs for every layer of every step
     sa = sb = ()
@@ -2288,6 +2299,8 @@ def _should_fold(a, b):
 def _view_of(out, x):
     out._vc = x._vc
     out._base = x if x._base is None else x._base
+    if _grad_mode._fw_active and x._fw_grad is not None:
+        view_tangent(out, x)
     if _grad_mode._enabled:
         out._view_version = x._vc[0]  # a differentiable view: see refresh_view and copy_slices
         if x._no_grad_view and x._requires_grad:  # a view of a no_grad view is one too
@@ -2299,6 +2312,38 @@ def _view_of(out, x):
         out._requires_grad = x._requires_grad
         out._no_grad_version = x._vc[0]
     return out
+
+
+def view_tangent(out, x):
+    """A view's tangent is the same view of its input's tangent (when their layouts agree), so an
+    in-place change to either tangent shows in the other, as in PyTorch."""
+    from .autograd.forward_ad import set_tangent
+
+    if x._fw_grad._requires_grad or out._fw_grad is not None and out._fw_grad._requires_grad:
+        return  # a tangent with a graph keeps the one worked out through the op (its grad_fn)
+    tv = _same_view(x._fw_grad._data, x._data, out._data)
+    if tv is not None:
+        set_tangent(out, _wrap(tv))
+
+
+def _same_view(arr, like, view):
+    """The view of ``arr`` that ``view`` is of ``like`` (same shape as ``arr``), or None when ``arr`` is
+    laid out otherwise or ``view`` is not inside ``like``."""
+    n, m = like.itemsize, arr.itemsize
+    if arr.shape != like.shape or builtins.any(k > 1 and a * n != b * m for k, a, b in zip(like.shape, arr.strides, like.strides)):
+        return None
+    off = view.__array_interface__["data"][0] - like.__array_interface__["data"][0]
+    if off % n:
+        return None
+    root = arr
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    start = arr.__array_interface__["data"][0] - root.__array_interface__["data"][0] + off // n * m
+    try:
+        return np.ndarray(view.shape, arr.dtype, buffer=root, offset=start,
+                          strides=tuple(s // n * m for s in view.strides))
+    except (TypeError, ValueError):
+        return None
 
 
 # ----- In-place ops on views (PyTorch's view + inplace semantics) -----
@@ -2646,6 +2691,14 @@ ALIAS = defop("AliasBackward0", lambda g, ans, x: g)
 def alias(x):
     """A view of all of ``x`` (what ``torch.Tensor(t)`` returns): ``AliasBackward0`` when ``x`` requires grad."""
     return _view_of(record(ALIAS, (x,), x._data.view()), x)
+
+
+FW_PRIMAL = defop("CppFunction", lambda g, ans, x: g, cpp_name="torch::autograd::Identity")
+
+
+def fw_primal(x):
+    """``unpack_dual(x).primal``: a view of all of ``x``, whose node PyTorch prints as ``Identity``."""
+    return _view_of(record(FW_PRIMAL, (x,), x._data.view()), x)
 
 
 def contiguous(x, memory_format=None):
@@ -3084,15 +3137,14 @@ def setitem(x, index, value):
     vdata = _np_of(v)
     if trivial and isinstance(v, Tensor) and v._data.ndim:
         return x.copy_(v)
-    if _grad_mode._enabled and (x._requires_grad or isinstance(v, Tensor) and v._requires_grad):
+    if _grad_mode._enabled and (x._requires_grad or isinstance(v, Tensor) and v._requires_grad) or \
+            has_tangent(x, v):
+        src = _wrap(x._data, x._requires_grad)
+        src._grad_fn, src._output_nr, src._fw_grad = x._grad_fn, x._output_nr, x._fw_grad
         if trivial and (not isinstance(v, Tensor) or v._data.ndim == 0):
-            src = _wrap(x._data, x._requires_grad)
-            src._grad_fn, src._output_nr = x._grad_fn, x._output_nr
             return x._adopt(record(FILL_TENSOR, (src, v), np.full(x._data.shape, vdata, dtype=x._data.dtype)))
         new = x._data.copy()
         new[items] = vdata
-        src = _wrap(x._data, x._requires_grad)
-        src._grad_fn, src._output_nr = x._grad_fn, x._output_nr
         op = COPY_SLICES if _is_basic(items) else INDEX_PUT
         return x._adopt(record(op, (src, v), new, {"index": items}))
     x._data[items] = vdata
@@ -6567,10 +6619,10 @@ def _shared_rules(n, compute):
     return [rule_for(i) for i in range(n)]
 
 
-def _record_shared(op, inputs, result, attrs, n_outputs=1):
-    if _grad_mode._enabled:
+def _record_shared(op, inputs, result, attrs, n_outputs=1, keep=None):
+    if _grad_mode._enabled or _grad_mode._fw_active:
         attrs["shared"] = _Shared(inputs)
-    return record(op, inputs, result, attrs, n_outputs)
+    return record(op, inputs, result, attrs, n_outputs, keep)
 
 
 class _SavedOutputs:

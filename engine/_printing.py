@@ -267,6 +267,7 @@ def format_tensor(
     requires_grad: bool = False,
     grad_fn_name: str | None = None,
     default_dtype_name: str = "float32",
+    tangent: str | None = None,
 ) -> str:
     """Return ``repr`` of a tensor holding ``data``, exactly as PyTorch 2.13 writes it.
 
@@ -315,5 +316,7 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor's tangent (forward AD), as its own str or number
+        suffixes.append(f"tangent={tangent}")
 
     return _add_suffixes(prefix + tensor_str, suffixes, indent)

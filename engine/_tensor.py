@@ -217,9 +217,10 @@ def is_scalar(x):
                              and not isinstance(x, Tensor))
 
 
-def record(op, inputs, result, attrs=None, n_outputs=1):
+def record(op, inputs, result, attrs=None, n_outputs=1, keep=None):
     """Run-time half of every primitive: wrap the NumPy result and, when grad mode is on and an
-    input requires grad, attach a node holding exactly what ``op``'s backward rule needs."""
+    input requires grad, attach a node holding exactly what ``op``'s backward rule needs.
+    ``keep``: positions of outputs the rules read back (``attrs["outs"]``, see _SavedOutputs)."""
     if type(result) is tuple:
         outs = tuple(_wrap(_as_array(r)) for r in result)
     else:
@@ -229,6 +230,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
         outs._grad_fn = None
         outs._vc = [0]
     if not _grad_mode._enabled:
+        if _grad_mode._fw_active:
+            _forward_tangents(op, inputs, outs, attrs, n_outputs, keep)
         return outs
     edges = []
     metas = []  # (shape, dtype) per input; unpack_saved makes the stand-ins a rule reads (Op.standins)
@@ -257,6 +260,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
             edges.append(_NO_EDGE)
             missing = True
     if not needed:
+        if _grad_mode._fw_active:
+            _forward_tangents(op, inputs, outs, attrs, n_outputs, keep)
         return outs
     node = _new(_Recorded)  # Node.__init__ inlined: this runs once per recorded op
     node._seq = next(_sequence)
@@ -308,8 +313,14 @@ def record(op, inputs, result, attrs=None, n_outputs=1):
                 o._grad_fn = node
                 o._output_nr = i
                 o._requires_grad = True
+        if keep:
+            from ._ops import _SavedOutputs
+
+            attrs["outs"] = _SavedOutputs(outs, keep)
     if _SAVED_HOOKS and saves:  # (once the output has its grad_fn, which the pack hook sees)
         _pack_saved(node, outs if n_outputs == 1 else outs[0])
+    if _grad_mode._fw_active:  # (once the outputs have their grad_fn, which a tangent's graph reaches)
+        _forward_tangents(op, inputs, outs, attrs, n_outputs, keep)
     return outs
 
 
@@ -556,6 +567,7 @@ class Tensor:
     _hooks = None
     _post_hooks = None
     _accumulator = None
+    _fw_grad = None  # the tangent at the current forward-AD level (autograd.forward_ad)
     __array_ufunc__ = None  # replaced in _methods: NumPy operators run ours, ufuncs give tensors back
     __array_priority__ = 1000
 
@@ -923,9 +935,14 @@ class Tensor:
             _dtypes.from_numpy_dtype(self._data.dtype).name,
             requires_grad=self._requires_grad,
             # PyTorch prints type(grad_fn).__name__: "CopySlices", not name()'s "torch::autograd::CopySlices"
-            grad_fn_name=type(fn).__name__ if fn is not None and not isinstance(fn, AccumulateGrad) else None,
+            grad_fn_name=_printed_name(fn) if fn is not None and not isinstance(fn, AccumulateGrad) else None,
             default_dtype_name=_dtypes.get_default_dtype().name,
+            tangent=self._tangent_for_repr(),
         )
+
+    def _tangent_for_repr(self):
+        t = self._fw_grad
+        return None if t is None or not _grad_mode._fw_active else f"{t}"
 
     def __format__(self, spec):
         # As PyTorch: a 0-d tensor formats as its Python number (f"{loss}" shows 0.2469...), others
@@ -986,6 +1003,8 @@ class Tensor:
             raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
         self._data[...] = out._data
         self._bump()
+        if _grad_mode._fw_active and out._fw_grad is not None:
+            _adopt_tangent(self, out._fw_grad)
         if out._grad_fn is not None:
             if self._view_version is not None:
                 # The op changed the base too: its history becomes CopySlices, as in PyTorch.
@@ -997,6 +1016,45 @@ class Tensor:
             self._output_nr = out._output_nr
             self._requires_grad = True
         return self
+
+
+def _adopt_tangent(t, tangent):
+    """An in-place op's tangent, written into ``t``'s own (so views of it see the change); a view
+    without one gets the matching view of its base's tangent, made zeros first if need be."""
+    from .autograd.forward_ad import set_tangent
+
+    own = t._fw_grad
+    if own is None and t._base is not None:
+        base = t._base
+        if base._fw_grad is None:
+            set_tangent(base, _wrap(np.zeros_like(base._data)))
+        from ._ops import view_tangent
+
+        view_tangent(t, base)
+        own = t._fw_grad
+    if own is None:
+        set_tangent(t, tangent)
+    else:
+        own._data[...] = tangent._data
+        own._vc[0] += 1
+
+
+def has_tangent(*tensors):
+    """Whether a forward-AD level is on and one of ``tensors`` carries a tangent."""
+    return _grad_mode._fw_active and any(isinstance(t, Tensor) and t._fw_grad is not None for t in tensors)
+
+
+def _printed_name(fn):
+    name = type(fn).__name__
+    return fn.name().rsplit("::", 1)[-1] if name == "CppFunction" else name
+
+
+def _forward_tangents(*args):
+    # Bound on first use (forward_ad imports this module).
+    global _forward_tangents
+    from .autograd.forward_ad import _op_tangents as _forward_tangents
+
+    _forward_tangents(*args)
 
 
 def _backward_one(*args):

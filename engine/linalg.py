@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._ops import (_SavedOutputs, _broadcast_checked, _broadcast_error, _given, _prod_of_others, _quietly,
+from ._ops import (_broadcast_checked, _broadcast_error, _given, _prod_of_others, _quietly,
                    _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, matmul, neg, norm_dims,
                    permute, register_saved, return_type, sum, to_dtype, transpose, tril, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
@@ -173,14 +173,6 @@ def _diag_embed(v):
     return unsqueeze(v, -1) * _eye(v._data.shape[-1], v._data.dtype)
 
 
-# ----- Outputs a rule reads besides the first -----
-
-def _keep(outs, attrs, *positions):
-    if outs[0]._grad_fn is not None:
-        attrs["outs"] = _SavedOutputs(outs, positions)
-    return outs
-
-
 # ----- det, slogdet, logdet -----
 
 def _det_grad(g, ans, A):
@@ -188,7 +180,7 @@ def _det_grad(g, ans, A):
     # cofactors from an SVD when a graph is built (so second derivatives at a singular matrix exist).
     scale = unsqueeze(unsqueeze(g * ans, -1), -1)
     zero = ans._data == 0
-    if not _grad_mode._enabled:
+    if not _grad_mode._enabled and not _grad_mode._fw_active:
         d = A._data
         mask = zero[..., None, None]
         safe = np.where(mask, np.eye(d.shape[-1], dtype=d.dtype), d)
@@ -220,7 +212,7 @@ def _slogdet_grad(gs, ans, A):
     if g is None:
         return None  # the sign is locally constant: PyTorch leaves the grad undefined
     g2 = unsqueeze(unsqueeze(g, -1), -1)
-    if _grad_mode._enabled:
+    if _grad_mode._enabled or _grad_mode._fw_active:
         return solve(_mT(A), g2 * _eye(A._data.shape[-1], A._data.dtype))
     return _wrap(g2._data * np.swapaxes(_inverse(A._data)[0], -1, -2))
 
@@ -524,8 +516,8 @@ def qr(A, mode="reduced"):
     attrs = {"mode": mode}
     if mode != "r":
         Q = _column_major(Q.astype(d.dtype, copy=False))
-    outs = record(QR, (A,), (Q, _column_major(R.astype(d.dtype, copy=False))), attrs, n_outputs=2)
-    return _LinalgQr(*_keep(outs, attrs, 1))
+    return _LinalgQr(*record(QR, (A,), (Q, _column_major(R.astype(d.dtype, copy=False))), attrs, n_outputs=2,
+                             keep=(1,)))
 
 
 # ----- eigh, eigvalsh -----
@@ -560,9 +552,8 @@ def _eigh(A, UPLO):
     d = A._data
     w, V = _quietly(np.linalg.eigh, d, UPLO=UPLO.upper())
     attrs = {}
-    outs = record(EIGH, (A,), (w.astype(d.dtype, copy=False), _column_major(V.astype(d.dtype, copy=False))), attrs,
-                  n_outputs=2)
-    return _keep(outs, attrs, 1)
+    return record(EIGH, (A,), (w.astype(d.dtype, copy=False), _column_major(V.astype(d.dtype, copy=False))), attrs,
+                  n_outputs=2, keep=(1,))
 
 
 def eigh(A, UPLO="L"):
@@ -574,7 +565,7 @@ def eigh(A, UPLO="L"):
 def eigvalsh(A, UPLO="L"):
     """The eigenvalues of ``eigh``; output 0 of its ``LinalgEighBackward0`` node when A requires grad."""
     _eigh_checks(A, UPLO, "linalg_eigvalsh")
-    if _grad_mode._enabled and A._requires_grad:
+    if _grad_mode._enabled and A._requires_grad or _grad_mode._fw_active and A._fw_grad is not None:
         return _eigh(A, UPLO)[0]
     d = A._data
     return _wrap(_quietly(np.linalg.eigvalsh, d, UPLO=UPLO.upper()).astype(d.dtype, copy=False))
@@ -649,8 +640,7 @@ def _svd_arrays(d, full_matrices):
 
 def _svd(A, full_matrices):
     attrs = {"full_matrices": full_matrices}
-    outs = record(SVD, (A,), _svd_arrays(A._data, full_matrices), attrs, n_outputs=3)
-    return _keep(outs, attrs, 1, 2)
+    return record(SVD, (A,), _svd_arrays(A._data, full_matrices), attrs, n_outputs=3, keep=(1, 2))
 
 
 def svd(A, full_matrices=True, *, driver=None):
@@ -667,7 +657,7 @@ def svdvals(A, *, driver=None):
     """The singular values: output 1 of an ``LinalgSvdBackward0`` node when A requires grad."""
     _svd_checks(A)
     _no_nan(A)
-    if _grad_mode._enabled and A._requires_grad:
+    if _grad_mode._enabled and A._requires_grad or _grad_mode._fw_active and A._fw_grad is not None:
         return _svd(A, False)[1]
     d = A._data
     if 0 in d.shape[-2:]:

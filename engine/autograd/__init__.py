@@ -7,7 +7,7 @@
 """
 from .. import _grad_mode
 from .._tensor import Tensor
-from . import anomaly_mode, function, functional, grad_mode, graph, variable
+from . import anomaly_mode, forward_ad, function, functional, grad_mode, graph, variable
 from ._engine import make_grads, run_backward
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, once_differentiable

@@ -143,7 +143,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     captured = {}
     plain_walk = targets is None and not _grad_mode._anomaly["enabled"]
-    arrays = plain_walk and not create_graph  # rules run on NumPy arrays where they can (Op.array_vjps)
+    # rules run on NumPy arrays where they can (Op.array_vjps); not when tangents must flow through them
+    arrays = plain_walk and not create_graph and not _grad_mode._fw_active
     heappush, heappop = heapq.heappush, heapq.heappop
     ready = None  # the next node when it is the only one ready: no trip through the heap
     ready_grads = None
