@@ -163,7 +163,7 @@ class _SavedResult:
     grad_fn is the node: a reference cycle). unpack_saved makes the tensor a rule on tensors reads.
     (Made by ``record`` with its slots set directly: a Python ``__init__`` costs more per op.)"""
 
-    __slots__ = ("data", "vc", "version")
+    __slots__ = ("data", "vc", "version", "tangent")  # (tangent: set only under forward AD)
 
 
 class _Meta(tuple):
@@ -521,6 +521,8 @@ def _saved_result(s, node):
         raise RuntimeError(_version_message(result, s.version, node))
     if _grad_mode._enabled:
         result._grad_fn = node
+    if _grad_mode._fw_active:  # the output's tangent too, for a backward that forward AD goes through
+        result._fw_grad = getattr(s, "tangent", None)
     return result
 
 

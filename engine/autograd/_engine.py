@@ -282,7 +282,12 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             if materialize_grads and type(t) is not GradientEdge:
                 g = _wrap(np.zeros(t._data.shape, dtype=t._data.dtype))
         elif not create_graph:
+            tangent = g._fw_grad if _grad_mode._fw_active else None
             g = g.detach()
+            if tangent is not None:  # (forward AD through the backward pass: the grad keeps its tangent)
+                from .forward_ad import set_tangent
+
+                set_tangent(g, tangent)
         result.append(g)
     return tuple(result)
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _grad_mode
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _SavedResult, _wrap
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
 
@@ -105,17 +105,19 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward gradient at the "
                            f"same level {_current_level} is not supported.")
     if tangent._data.shape != tensor._data.shape:
-        raise RuntimeError(
-            "Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
-            f"not supported. Tensor is of size {list(tensor._data.shape)} while the given forward gradient is of "
-            f"size {list(tangent._data.shape)}.")
-    from .._ops import view
+        raise _size_error(tensor, tangent)
+    from .._ops import _same_view, view
 
-    _grad_mode._fw_active = False  # the view itself gets no tangent from its base
+    if _same_view(tangent._data, tensor._data, tensor._data) is None:
+        # laid out otherwise than the primal: copied into the primal's layout, as PyTorch does
+        copy = np.empty_like(tensor._data, dtype=tangent._data.dtype)
+        copy[...] = tangent._data
+        tangent = _wrap(copy)
+    prev, _grad_mode._fw_active = _grad_mode._fw_active, False  # the view gets no tangent from its base
     try:
         out = view(tensor, tensor._data.shape)
     finally:
-        _grad_mode._fw_active = True
+        _grad_mode._fw_active = prev
     set_tangent(out, tangent)
     return out
 
@@ -129,12 +131,13 @@ def unpack_dual(tensor, *, level=None):
     _level(level, "_fw_primal")
     from .._ops import fw_primal
 
-    _grad_mode._fw_active = False
+    prev, _grad_mode._fw_active = _grad_mode._fw_active, False
     try:
         primal = fw_primal(tensor)
     finally:
-        _grad_mode._fw_active = True
-    return UnpackedDualTensor(primal, tensor._fw_grad)
+        _grad_mode._fw_active = prev
+    # (inside a custom Function's forward, where forward AD is off, inputs show no tangent)
+    return UnpackedDualTensor(primal, tensor._fw_grad if prev else None)
 
 
 def set_tangent(t, tangent):
@@ -178,6 +181,7 @@ def _op_tangents(op, inputs, outs, attrs, n_outputs, keep=None):
             if not graph:
                 x, outs = _wrap(x._data), _wrap(outs._data)
             set_tangent(out_list[0], _as_dtype(op.vjps[0](tan, outs, x, **(attrs or {})), out_list[0]))
+            _save_tangent(op, out_list[0])
             return
         shadows = list(inputs)
         for k, t in enumerate(inputs):
@@ -207,18 +211,24 @@ def _op_tangents(op, inputs, outs, attrs, n_outputs, keep=None):
         jts = [None] * len(us)
         if total is not None and total._grad_fn is not None:
             jts = grad(total, us, create_graph=graph, allow_unused=True)
-    except NotImplementedError:
-        raise _not_implemented(op) from None
-    except RuntimeError as e:
-        if "not implemented" in str(e) or "once_differentiable" in str(e):
-            raise _not_implemented(op) from None
-        raise
+    except (NotImplementedError, RuntimeError) as e:
+        raise _not_implemented(op, str(e)) from None
     finally:
         _grad_mode._set(prev)
         _grad_mode._fw_active = True
     for k, jt in zip(wanted, jts):
         o = out_list[k]
         set_tangent(o, _wrap(np.zeros_like(o._data)) if jt is None else _as_dtype(jt, o))
+    _save_tangent(op, outs if not multi else out_list[0])
+
+
+def _save_tangent(op, out):
+    """A node that saved its result keeps the result's tangent with it (PyTorch's SavedVariable does)."""
+    node = out._grad_fn
+    if "result" in op.saves and node is not None and getattr(node, "_saved", None):
+        s = node._saved[op.saves.index("result")]
+        if type(s) is _SavedResult:
+            s.tangent = out._fw_grad
 
 
 def _as_dtype(tangent, out):
@@ -229,7 +239,46 @@ def _as_dtype(tangent, out):
     return to_dtype(tangent, out.dtype)
 
 
-def _not_implemented(op):
+def _size_error(tensor, tangent):
+    return RuntimeError(
+        "Trying to set a forward gradient that has a different size than that of the original Tensor, this is not "
+        f"supported. Tensor is of size {list(tensor._data.shape)} while the given forward gradient is of size "
+        f"{list(tangent._data.shape)}.")
+
+
+def function_tangents(cls, ctx, args, outs):
+    """A custom Function's output tangents: its ``jvp(ctx, *input_tangents)`` (zeros for a tensor
+    input without one, None for other arguments); ``ctx.saved_tensors`` there are ``save_for_forward``'s."""
+    tangents = [None if not isinstance(a, Tensor) else a._fw_grad if a._fw_grad is not None
+                else _wrap(np.zeros_like(a._data)) for a in args]
+    ctx._jvp_saved = getattr(ctx, "saved_for_forward", ())
+    _grad_mode._fw_active = False
+    try:
+        result = cls.jvp(ctx, *tangents)
+    finally:
+        _grad_mode._fw_active = True
+        ctx._jvp_saved = None
+    if not isinstance(result, tuple):
+        result = (result,)
+    if len(result) != len(outs):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected {len(outs)} "
+                           f"but got {len(result)})")
+    for i, (o, r) in enumerate(zip(outs, result)):
+        if r is None:
+            continue
+        if not isinstance(r, Tensor):
+            raise RuntimeError(f"expected Variable or None (got {type(r).__name__}) for grad output {i}.")
+        if isinstance(o, Tensor) and o._data.dtype.kind == "f":
+            if r._data.shape != o._data.shape:
+                raise _size_error(o, r)
+            set_tangent(o, r)
+
+
+def _not_implemented(op, message):
+    """PyTorch's error for an op without a forward formula: a rule that raises in a double backward."""
+    if op.node_cls.__name__ == "NotImplemented":  # "derivative for aten::heaviside is not implemented"
+        name = message.split("derivative for ", 1)[-1].split(" ", 1)[0]
+        return NotImplementedError(f"Trying to use forward AD with {name} that does not support it.")
     name = op.node_cls.__name__
     name = name[:-len("Backward0")] if name.endswith("Backward0") else name
     return NotImplementedError(

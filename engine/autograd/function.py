@@ -70,8 +70,12 @@ class BackwardCFunction(Node, FunctionCtx):
     def __repr__(self):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
+    _jvp_saved = None  # save_for_forward's tensors, what saved_tensors gives inside jvp
+
     @property
     def saved_tensors(self):
+        if self._jvp_saved is not None:
+            return tuple(self._jvp_saved)
         if self._freed:
             raise freed_error()
         out = []
@@ -265,14 +269,25 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             ctx._next = tuple(_edge(t) for t in tensors)
             if _grad_mode._anomaly["enabled"]:
                 record_trace(ctx)
+        # forward sees its inputs' values only; their tangents go to jvp below
+        forward_ad = _grad_mode._fw_active and any(t._fw_grad is not None for t in tensors)
+        prev_fw = _grad_mode._fw_active
         with _grad_mode.no_grad():
-            if uses_setup:
-                output = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, output)
-            else:
-                output = cls.forward(ctx, *args, **kwargs)
+            _grad_mode._fw_active = False
+            try:
+                if uses_setup:
+                    output = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, output)
+                else:
+                    output = cls.forward(ctx, *args, **kwargs)
+            finally:
+                _grad_mode._fw_active = prev_fw
         is_tuple = isinstance(output, tuple)
         outs = _wrap_outputs(ctx, tensors, output if is_tuple else (output,), executable)
+        if forward_ad:
+            from .forward_ad import function_tangents
+
+            function_tangents(cls, ctx, args, outs)
         if executable:
             _save_variables(ctx)
         else:

@@ -262,9 +262,51 @@ def _check_analytical_jacobian_attributes(inputs, output, nondet_tol, check_grad
     return jac1
 
 
-def _get_notallclose_msg(analytical, numerical, output_idx, input_idx):
-    return (f"Jacobian mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
+def _get_notallclose_msg(analytical, numerical, output_idx, input_idx, is_forward_ad=False):
+    mode = "computed with forward mode " if is_forward_ad else ""
+    return (f"Jacobian {mode}mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
             f"numerical:{numerical}\nanalytical:{analytical}\n")
+
+
+def _forward_ad_jacobians(func, inputs):
+    """PyTorch's ``_get_analytical_jacobian_forward_ad``: per input that requires grad, per float
+    output, the ``(input.numel(), output.numel())`` Jacobian, one column per basis tangent."""
+    from . import forward_ad as fwAD
+
+    diff = [i for i, a in enumerate(inputs) if _is_float_tensor(a) and a.requires_grad]
+    jacobians = []
+    with fwAD.dual_level():
+        duals, tangents = list(inputs), []
+        for i in diff:
+            tangent = _wrap(np.zeros(inputs[i]._data.shape, dtype=inputs[i]._data.dtype))
+            duals[i] = fwAD.make_dual(inputs[i].detach(), tangent)
+            tangents.append(tangent._data.reshape(-1))  # (set in place: the dual reads it at each op)
+        for flat in tangents:
+            columns = []
+            for k in range(flat.size):
+                flat[k] = 1
+                outs = [o for o in _as_tuple(func(*duals)) if _is_float_tensor(o)]
+                columns.append([np.zeros(o._data.size) if fwAD.unpack_dual(o).tangent is None
+                                else fwAD.unpack_dual(o).tangent._data.reshape(-1) for o in outs])
+                flat[k] = 0
+            jacobians.append(tuple(np.array([c[j] for c in columns]).reshape(flat.size, -1)
+                                   for j in range(len(columns[0]) if columns else 0)))
+    return jacobians
+
+
+def _forward_gradcheck(func, func_out, tupled_inputs, outputs, eps, rtol, atol):
+    func_out = _as_tuple(func_out)
+    if not outputs:
+        return _check_no_differentiable_outputs(func, tupled_inputs, func_out, eps)
+    numerical = list(zip(*_numerical_jacobian(func, tupled_inputs, func_out, eps=eps)))
+    numerical = [nj for o, nj in zip(func_out, numerical) if o.requires_grad]
+    analytical = _forward_ad_jacobians(func, tupled_inputs)
+    for i, n_per_out in enumerate(numerical):
+        for j, n in enumerate(n_per_out):
+            a = analytical[j][i]
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(_get_notallclose_msg(_t(a), _t(n), i, j, is_forward_ad=True))
+    return True
 
 
 def _check_no_differentiable_outputs(func, inputs, func_out, eps):
@@ -456,8 +498,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     >>> torch.autograd.gradcheck(lambda t: t.exp(), (x,), eps=1e-6, atol=1e-4)
     True
 
-    This engine has no forward-mode AD and no vmap: ``check_forward_ad`` and
-    ``check_batched_forward_grad`` raise; ``check_batched_grad`` adds no check.
+    ``check_forward_ad`` compares the Jacobian forward-mode AD gives (one tangent per input
+    element, in fast mode too) with the numerical one. This engine has no batched grads:
+    ``check_batched_forward_grad`` raises; ``check_batched_grad`` adds no check.
     """
     if not (check_forward_ad or check_backward_ad):
         raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
@@ -465,11 +508,12 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be True")
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    if check_forward_ad:
-        raise NotImplementedError("check_forward_ad=True needs forward-mode AD, which this engine does not have")
+    if check_batched_forward_grad:
+        raise NotImplementedError("check_batched_forward_grad=True needs vmap over forward AD, which this engine "
+                                  "does not have")
     try:
         return _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                                 check_grad_dtypes, fast_mode, masked)
+                                 check_grad_dtypes, fast_mode, masked, check_forward_ad, check_backward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -477,16 +521,20 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-                      fast_mode, masked):
+                      fast_mode, masked, check_forward_ad=False, check_backward_ad=True):
     tupled_inputs = _as_tuple(inputs)
     _check_inputs(tupled_inputs)
     func_out = func(*tupled_inputs)
     outputs = _differentiable_outputs(func_out)
-    check = _fast_gradcheck if fast_mode else _slow_gradcheck
-    check(func, func_out, tupled_inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, masked=masked)
-    _test_backward_mul_by_grad_output(outputs, tupled_inputs, masked)
-    if check_undefined_grad:
-        _test_undefined_backward_mode(func, outputs, tupled_inputs)
+    if check_backward_ad:
+        check = _fast_gradcheck if fast_mode else _slow_gradcheck
+        check(func, func_out, tupled_inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, masked=masked)
+    if check_forward_ad:
+        _forward_gradcheck(func, func_out, tupled_inputs, outputs, eps, rtol, atol)
+    if check_backward_ad:
+        _test_backward_mul_by_grad_output(outputs, tupled_inputs, masked)
+        if check_undefined_grad:
+            _test_undefined_backward_mode(func, outputs, tupled_inputs)
     return True
 
 
