@@ -184,10 +184,15 @@ def _op_tangents(op, inputs, outs, attrs, n_outputs, keep=None):
             _save_tangent(op, out_list[0])
             return
         shadows = list(inputs)
+        ids = [id(t) for t in inputs]
         for k, t in enumerate(inputs):
             if isinstance(t, Tensor):
-                # One stand-in per position (x * x has two), joined to x's graph when it has one.
-                shadows[k] = alias(t) if graph and t._requires_grad else _wrap(t._data, t._fw_grad is not None)
+                # One stand-in per position (x * x has two); x itself, or an alias of it when it comes
+                # twice, when the tangent's graph must reach x's.
+                if not (graph and t._requires_grad):
+                    shadows[k] = _wrap(t._data, t._fw_grad is not None)
+                elif ids.count(id(t)) > 1:
+                    shadows[k] = alias(t)
         result = tuple(o._data for o in out_list) if multi else out_list[0]._data
         if attrs is not None:  # the stand-in node's own: rules keep state in some (_Shared, _SavedOutputs)
             attrs = dict(attrs)

@@ -412,6 +412,45 @@ EXAMPLES = (
         output="loss",
     ),
     Example(
+        key="forward_ad",
+        title_en="Forward mode: make_dual and the Jacobian-vector product",
+        title_zh="前向模式：make_dual 与雅可比-向量积",
+        explain_en=(
+            "backward() is reverse mode: one pass gives the gradient for every input (a vector-Jacobian "
+            "product). Forward mode carries a tangent v along with the values instead: inside "
+            "fwAD.dual_level(), make_dual(x, v) is x carrying v, each op passes its tangent on, and "
+            "unpack_dual(y).tangent is J·v, the derivative of y in the direction v, with no graph and no "
+            "backward pass (y and jvp have no grad_fn). "
+            "Here v picks the first coordinate, so jvp = sin(1) + cos(1) = 1.3818. Press Backward on loss: "
+            "x.grad = [1.3818, 0.0770, -2.8289], and its first entry is the same number. Forward mode costs "
+            "one pass per input direction, reverse mode one pass per output."
+        ),
+        explain_zh=(
+            "backward() 是反向模式：一次就得到所有输入的梯度（向量-雅可比积）。前向模式则让切向量 v "
+            "随数值一起向前传：在 fwAD.dual_level() 中，make_dual(x, v) 是带着 v 的 x，每个运算把切向量"
+            "传下去，unpack_dual(y).tangent 就是 J·v，即 y 沿 v 方向的导数，不需要计算图，也不需要反向传播"
+            "（y 和 jvp 都没有 grad_fn）。这里 v "
+            "选中第一个坐标，所以 jvp = sin(1) + cos(1) = 1.3818。对 loss 点击 Backward："
+            "x.grad = [1.3818, 0.0770, -2.8289]，第一个分量正是同一个数。前向模式每个输入方向算一次，"
+            "反向模式每个输出算一次。"
+        ),
+        code=(
+            "import torch\n"
+            "import torch.autograd.forward_ad as fwAD\n"
+            "\n"
+            "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+            "v = torch.tensor([1.0, 0.0, 0.0])  # the direction: the first coordinate\n"
+            "\n"
+            "with fwAD.dual_level():\n"
+            "    dual = fwAD.make_dual(x.detach(), v)  # x's values carrying the tangent v\n"
+            "    y = (dual.sin() * dual).sum()\n"
+            "    jvp = fwAD.unpack_dual(y).tangent  # J·v, computed along with y\n"
+            "\n"
+            "loss = (x.sin() * x).sum()  # the same function, for backward\n"
+        ),
+        output="loss",
+    ),
+    Example(
         key="module",
         title_en="nn.Linear and an optimizer step",
         title_zh="nn.Linear 与优化器的一步更新",

@@ -216,6 +216,18 @@ def test_sampling_example_shows_the_reparameterisation(session):
     assert rows(done)["log_sigma"]["grad"] == "tensor([6.2903, 0.7591])"
 
 
+def test_forward_ad_example_shows_the_jvp_equal_to_a_grad_entry(session):
+    """What its text promises: jvp = sin(1) + cos(1), the first entry of x.grad after Backward."""
+    ex = next(e for e in EXAMPLES if e.key == "forward_ad")
+    snap = session.run(ex.code)
+    r = rows(snap)
+    assert r["jvp"]["value"] == "tensor(1.3818)"
+    assert r["y"]["value"] == "tensor(3.0834)"  # no graph, and the level has exited: no tangent
+    assert r["dual"]["grad_fn"] is None
+    done = session.backward("loss", None, False, False)
+    assert rows(done)["x"]["grad"] == "tensor([ 1.3818,  0.0770, -2.8289])"
+
+
 def test_examples_are_bilingual():
     keys = [e.key for e in EXAMPLES]
     assert len(keys) == len(set(keys)) and keys[0] == "basics"
