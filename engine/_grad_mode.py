@@ -6,6 +6,19 @@ _enabled = True
 _fw_active = False
 
 
+class forward_ad_off:
+    """Ops inside record no tangents (the level stays entered): for what works them out, and for a
+    custom Function's forward, which sees its inputs' values only."""
+
+    def __enter__(self):
+        global _fw_active
+        self._prev, _fw_active = _fw_active, False
+
+    def __exit__(self, *exc):
+        global _fw_active
+        _fw_active = self._prev
+
+
 def is_grad_enabled():
     return _enabled
 

@@ -7,7 +7,8 @@
 """
 from .. import _grad_mode
 from .._tensor import Tensor
-from . import anomaly_mode, forward_ad, function, functional, grad_mode, graph, variable
+from .. import _lazy
+from . import anomaly_mode, function, functional, grad_mode, graph, variable
 from ._engine import make_grads, run_backward
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, once_differentiable
@@ -61,3 +62,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 __all__ = ["Variable", "Function", "backward", "grad_mode", "grad", "no_grad", "enable_grad",
            "set_grad_enabled", "detect_anomaly", "set_detect_anomaly", "once_differentiable", "functional",
            "gradcheck", "gradgradcheck"]
+
+
+# Loaded at first use (its NamedTuple costs start-up time the page's first view waits for).
+__getattr__ = _lazy.lazy_getattr(__name__, "torch.autograd", {"forward_ad": ("forward_ad", None)})

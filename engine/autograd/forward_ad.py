@@ -113,11 +113,8 @@ def make_dual(tensor, tangent, *, level=None):
         copy = np.empty_like(tensor._data, dtype=tangent._data.dtype)
         copy[...] = tangent._data
         tangent = _wrap(copy)
-    prev, _grad_mode._fw_active = _grad_mode._fw_active, False  # the view gets no tangent from its base
-    try:
+    with _grad_mode.forward_ad_off():  # the view gets no tangent from its base
         out = view(tensor, tensor._data.shape)
-    finally:
-        _grad_mode._fw_active = prev
     set_tangent(out, tangent)
     return out
 
@@ -131,13 +128,10 @@ def unpack_dual(tensor, *, level=None):
     _level(level, "_fw_primal")
     from .._ops import fw_primal
 
-    prev, _grad_mode._fw_active = _grad_mode._fw_active, False
-    try:
+    on = _grad_mode._fw_active  # (off inside a custom Function's forward: its inputs show no tangent)
+    with _grad_mode.forward_ad_off():
         primal = fw_primal(tensor)
-    finally:
-        _grad_mode._fw_active = prev
-    # (inside a custom Function's forward, where forward AD is off, inputs show no tangent)
-    return UnpackedDualTensor(primal, tensor._fw_grad if prev else None)
+    return UnpackedDualTensor(primal, tensor._fw_grad if on else None)
 
 
 def set_tangent(t, tangent):
@@ -165,66 +159,72 @@ def _op_tangents(op, inputs, outs, attrs, n_outputs, keep=None):
     # A tangent that depends on what requires grad (reverse over forward) keeps that graph.
     graph = _grad_mode._enabled and (any(isinstance(t, Tensor) and t._requires_grad for t in inputs)
                                      or any(tan._requires_grad for _, tan in tangents))
-    from . import grad
-    from .._ops import ELEMENTWISE, alias
-    from .._tensor import record
-
     prev = _grad_mode._enabled
-    _grad_mode._fw_active = False
     _grad_mode._set(True)
     try:
-        if op in ELEMENTWISE:
-            # A diagonal Jacobian: J t is the rule itself applied to t (what PyTorch's
-            # auto_element_wise forward formulas are), one call instead of two backward passes.
-            _grad_mode._set(graph)
-            x, tan = inputs[0], tangents[0][1]
-            if not graph:
-                x, outs = _wrap(x._data), _wrap(outs._data)
-            set_tangent(out_list[0], _as_dtype(op.vjps[0](tan, outs, x, **(attrs or {})), out_list[0]))
-            _save_tangent(op, out_list[0])
-            return
-        shadows = list(inputs)
-        ids = [id(t) for t in inputs]
-        for k, t in enumerate(inputs):
-            if isinstance(t, Tensor):
-                # One stand-in per position (x * x has two); x itself, or an alias of it when it comes
-                # twice, when the tangent's graph must reach x's.
-                if not (graph and t._requires_grad):
-                    shadows[k] = _wrap(t._data, t._fw_grad is not None)
-                elif ids.count(id(t)) > 1:
-                    shadows[k] = alias(t)
-        result = tuple(o._data for o in out_list) if multi else out_list[0]._data
-        if attrs is not None:  # the stand-in node's own: rules keep state in some (_Shared, _SavedOutputs)
-            attrs = dict(attrs)
-            if "shared" in attrs:
-                from .._ops import _Shared
-
-                attrs["shared"] = _Shared(shadows)
-        shadow = record(op, shadows, result, attrs, n_outputs, keep)
-        shadow_outs = list(shadow) if multi else [shadow]
-        wanted = [k for k in wanted if shadow_outs[k]._grad_fn is not None]
-        if not wanted:
-            return
-        us = [_wrap(np.zeros_like(out_list[k]._data), True) for k in wanted]
-        vs = grad([shadow_outs[k] for k in wanted], [shadows[k] for k, _ in tangents], us, create_graph=True,
-                  allow_unused=True)
-        total = None
-        for v, (_, tan) in zip(vs, tangents):
-            if v is not None:
-                term = (v * tan).sum()
-                total = term if total is None else total + term
-        jts = [None] * len(us)
-        if total is not None and total._grad_fn is not None:
-            jts = grad(total, us, create_graph=graph, allow_unused=True)
+        with _grad_mode.forward_ad_off():
+            jts = _tangents_through_rule(op, inputs, outs, attrs, n_outputs, keep, tangents, out_list, wanted,
+                                         graph)
     except (NotImplementedError, RuntimeError) as e:
         raise _not_implemented(op, str(e)) from None
     finally:
         _grad_mode._set(prev)
-        _grad_mode._fw_active = True
-    for k, jt in zip(wanted, jts):
-        o = out_list[k]
+    if jts is None:  # (no output depends on a tangent)
+        return
+    for o, jt in jts:
         set_tangent(o, _wrap(np.zeros_like(o._data)) if jt is None else _as_dtype(jt, o))
-    _save_tangent(op, outs if not multi else out_list[0])
+    _save_tangent(op, out_list[0])
+
+
+def _tangents_through_rule(op, inputs, outs, attrs, n_outputs, keep, tangents, out_list, wanted, graph):
+    """[(output, its tangent or None for zeros)], from ``op``'s backward rule (see _op_tangents)."""
+    from . import grad
+    from .._ops import ELEMENTWISE, alias
+    from .._tensor import record
+
+    multi = n_outputs != 1
+    if op in ELEMENTWISE:
+        # A diagonal Jacobian: J t is the rule itself applied to t (what PyTorch's auto_element_wise
+        # forward formulas are), one call instead of two backward passes.
+        _grad_mode._set(graph)
+        x, tan = inputs[0], tangents[0][1]
+        if not graph:
+            x, outs = _wrap(x._data), _wrap(outs._data)
+        return [(out_list[0], op.vjps[0](tan, outs, x, **(attrs or {})))]
+    shadows = list(inputs)
+    ids = [id(t) for t in inputs]
+    for k, t in enumerate(inputs):
+        if isinstance(t, Tensor):
+            # One stand-in per position (x * x has two); x itself, or an alias of it when it comes
+            # twice, when the tangent's graph must reach x's.
+            if not (graph and t._requires_grad):
+                shadows[k] = _wrap(t._data, t._fw_grad is not None)
+            elif ids.count(id(t)) > 1:
+                shadows[k] = alias(t)
+    result = tuple(o._data for o in out_list) if multi else out_list[0]._data
+    if attrs is not None:  # the stand-in node's own: rules keep state in some (_Shared, _SavedOutputs)
+        attrs = dict(attrs)
+        if "shared" in attrs:
+            from .._ops import _Shared
+
+            attrs["shared"] = _Shared(shadows)
+    shadow = record(op, shadows, result, attrs, n_outputs, keep)
+    shadow_outs = list(shadow) if multi else [shadow]
+    wanted = [k for k in wanted if shadow_outs[k]._grad_fn is not None]
+    if not wanted:
+        return None
+    us = [_wrap(np.zeros_like(out_list[k]._data), True) for k in wanted]
+    vs = grad([shadow_outs[k] for k in wanted], [shadows[k] for k, _ in tangents], us, create_graph=True,
+              allow_unused=True)
+    total = None
+    for v, (_, tan) in zip(vs, tangents):
+        if v is not None:
+            term = (v * tan).sum()
+            total = term if total is None else total + term
+    jts = [None] * len(us)
+    if total is not None and total._grad_fn is not None:
+        jts = grad(total, us, create_graph=graph, allow_unused=True)
+    return [(out_list[k], jt) for k, jt in zip(wanted, jts)]
 
 
 def _save_tangent(op, out):
@@ -257,11 +257,10 @@ def function_tangents(cls, ctx, args, outs):
     tangents = [None if not isinstance(a, Tensor) else a._fw_grad if a._fw_grad is not None
                 else _wrap(np.zeros_like(a._data)) for a in args]
     ctx._jvp_saved = getattr(ctx, "saved_for_forward", ())
-    _grad_mode._fw_active = False
     try:
-        result = cls.jvp(ctx, *tangents)
+        with _grad_mode.forward_ad_off():
+            result = cls.jvp(ctx, *tangents)
     finally:
-        _grad_mode._fw_active = True
         ctx._jvp_saved = None
     if not isinstance(result, tuple):
         result = (result,)

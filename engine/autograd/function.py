@@ -271,17 +271,12 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 record_trace(ctx)
         # forward sees its inputs' values only; their tangents go to jvp below
         forward_ad = _grad_mode._fw_active and any(t._fw_grad is not None for t in tensors)
-        prev_fw = _grad_mode._fw_active
-        with _grad_mode.no_grad():
-            _grad_mode._fw_active = False
-            try:
-                if uses_setup:
-                    output = cls.forward(*args, **kwargs)
-                    cls.setup_context(ctx, args, output)
-                else:
-                    output = cls.forward(ctx, *args, **kwargs)
-            finally:
-                _grad_mode._fw_active = prev_fw
+        with _grad_mode.no_grad(), _grad_mode.forward_ad_off():
+            if uses_setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
         is_tuple = isinstance(output, tuple)
         outs = _wrap_outputs(ctx, tensors, output if is_tuple else (output,), executable)
         if forward_ad:

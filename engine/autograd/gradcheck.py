@@ -286,8 +286,9 @@ def _forward_ad_jacobians(func, inputs):
             for k in range(flat.size):
                 flat[k] = 1
                 outs = [o for o in _as_tuple(func(*duals)) if _is_float_tensor(o)]
-                columns.append([np.zeros(o._data.size) if fwAD.unpack_dual(o).tangent is None
-                                else fwAD.unpack_dual(o).tangent._data.reshape(-1) for o in outs])
+                tangents = [fwAD.unpack_dual(o).tangent for o in outs]
+                columns.append([np.zeros(o._data.size) if t is None else t._data.reshape(-1)
+                                for o, t in zip(outs, tangents)])
                 flat[k] = 0
             jacobians.append(tuple(np.array([c[j] for c in columns]).reshape(flat.size, -1)
                                    for j in range(len(columns[0]) if columns else 0)))
