@@ -6605,11 +6605,13 @@ class _Shared:
                                  default=-1)
 
 
-def _shared_rules(n, compute):
+def _shared_rules(n, compute, with_result=False):
+    """``n`` rules, one per input, that share one ``compute`` of all the grads (given the node's
+    output too ``with_result``): PyTorch's single backward kernel for several inputs."""
     def rule_for(i):
         def rule(g, ans, *inputs, shared, **attrs):
             if shared.key is not g:
-                shared.grads = compute(g, *inputs, **attrs)
+                shared.grads = compute(g, ans, *inputs, **attrs) if with_result else compute(g, *inputs, **attrs)
                 shared.key = g
             grads = shared.grads
             if i == shared.last:

@@ -4,7 +4,7 @@ from . import functional, init, modules
 from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout1d,
                       Dropout2d, Dropout3d, ELU, Embedding, Flatten, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh,
                       HuberLoss, Identity, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module,
-                      ModuleDict, ModuleList, MSELoss, NLLLoss, PairwiseDistance, ParameterDict, ParameterList, ReLU,
+                      ModuleDict, ModuleList, MSELoss, MultiheadAttention, NLLLoss, PairwiseDistance, ParameterDict, ParameterList, ReLU,
                       ReLU6, SELU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
                       Tanhshrink, Threshold, Unflatten)
 from .parameter import Parameter
@@ -15,7 +15,7 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
            "BCELoss", "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU",
            "Mish", "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss",
            "HuberLoss", "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d",
-           "Dropout3d", "Embedding"]
+           "Dropout3d", "Embedding", "MultiheadAttention"]
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn, attribute or None).

@@ -308,7 +308,9 @@ __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "s
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under engine, attribute).
-_LAZY = {"batch_norm": ("_norm", "batch_norm"), "instance_norm": ("_norm", "instance_norm"),
+_LAZY = {"scaled_dot_product_attention": ("_attention", "scaled_dot_product_attention"),
+         "multi_head_attention_forward": ("_attention", "multi_head_attention_forward"),
+         "batch_norm": ("_norm", "batch_norm"), "instance_norm": ("_norm", "instance_norm"),
          "layer_norm": ("_norm", "layer_norm"), "group_norm": ("_norm", "group_norm"), "rms_norm": ("_norm", "rms_norm"),
          **{name: ("_conv", name) for name in (
              "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
