@@ -19,14 +19,15 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._ops import (_broadcast_checked, _broadcast_error, _given, _prod_of_others, _quietly,
-                   _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, matmul, neg, norm_dims,
-                   permute, register_saved, return_type, sum, to_dtype, transpose, tril, unsqueeze, where)
+                   _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, expand,
+                   matmul, neg, norm_dims, permute, register_saved, return_type, sum, to_dtype, transpose, tril, triu,
+                   unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
 from ._tensor import Tensor, _wrap, record
 
-__all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex", "matmul",
-           "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
-           "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex",
+           "matmul", "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
+           "solve_triangular", "svd", "svdvals", "vector_norm"]
 
 
 class LinAlgError(RuntimeError):
@@ -43,6 +44,8 @@ _SlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
 _LinalgSlogdet = return_type("linalg_slogdet", ("sign", "logabsdet"))
 _LinalgInvEx = return_type("linalg_inv_ex", ("inverse", "info"))
 _LinalgSolveEx = return_type("linalg_solve_ex", ("result", "info"))
+_LinalgCholeskyEx = return_type("linalg_cholesky_ex", ("L", "info"))
+_TriangularSolve = return_type("triangular_solve", ("solution", "cloned_coefficient"))
 _LinalgQr = return_type("linalg_qr", ("Q", "R"))
 _LinalgEigh = return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 _LinalgSvd = return_type("linalg_svd", ("U", "S", "Vh"))
@@ -408,27 +411,256 @@ CHOLESKY = defop("LinalgCholeskyExBackward0", _cholesky_grad, saves=("result",))
 CHOLESKY_LEGACY = defop("CholeskyBackward0", _cholesky_grad, saves=("result",))
 
 
-def _cholesky(A, upper, fname, op):
-    _square_float(A, fname)
+def _potrf2(a):
+    """LAPACK's recursive potrf2 on one matrix's lower triangle, in place; the info it returns. Where
+    it stops at a leading minor that is not positive-definite, what it leaves is the L PyTorch shows."""
+    n = a.shape[0]
+    if n == 1:
+        if not a[0, 0] > 0:
+            return 1
+        a[0, 0] = np.sqrt(a[0, 0])
+        return 0
+    n1 = n // 2
+    info = _potrf2(a[:n1, :n1])
+    if info:
+        return info
+    a[n1:, :n1] = np.swapaxes(_substitute(a[:n1, :n1], a[n1:, :n1].T, False, False), -1, -2)
+    a[n1:, n1:] -= a[n1:, :n1] @ a[n1:, :n1].T
+    info = _potrf2(a[n1:, n1:])
+    return info + n1 if info else 0
+
+
+def _cholesky_factor(d):
+    """(L, info) of a stack of matrices, from their lower triangles."""
+    try:
+        L = _quietly(np.linalg.cholesky, d)
+        if np.isfinite(L).all():
+            return L, np.zeros(d.shape[:-2], np.int32)
+    except np.linalg.LinAlgError:
+        pass
+    n = d.shape[-1]
+    flat = d.reshape((-1, n, n))
+    info = _cholesky_info(flat)
+    L = np.empty_like(flat)
+    with np.errstate(all="ignore"):
+        for k, a in enumerate(flat):
+            if info[k]:
+                L[k] = np.tril(a)
+                _potrf2(L[k])
+                L[k] = np.tril(L[k])
+            else:
+                L[k] = np.linalg.cholesky(a)
+    return L.reshape(d.shape), info.reshape(d.shape[:-2])
+
+
+def _not_positive_definite(A, fname, info):
+    prefix, k = _batch_prefix(A, info)
+    return LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is not "
+                       f"positive-definite (the leading minor of order {k} is not positive-definite).")
+
+
+def _cholesky(A, upper, fname, op, check_errors=True):
+    _square_float(A, "linalg.cholesky")
     _not_for(A, "cholesky_cpu")
     d = A._data
-    lower = np.swapaxes(d, -1, -2) if upper else d  # upper=True reads the upper triangle
-    try:
-        L = _quietly(np.linalg.cholesky, lower)
-        info = None if np.isfinite(L).all() else _cholesky_info(lower).reshape(d.shape[:-2])  # (a nan passes NumPy)
-    except np.linalg.LinAlgError:
-        info = _cholesky_info(lower).reshape(d.shape[:-2])
-    if info is not None and info.any():
-        prefix, k = _batch_prefix(A, info)
-        raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is not "
-                          f"positive-definite (the leading minor of order {k} is not positive-definite).")
+    L, info = _cholesky_factor(np.swapaxes(d, -1, -2) if upper else d)  # upper=True reads the upper triangle
+    if check_errors and info.any():
+        raise _not_positive_definite(A, fname, info)
     out = np.swapaxes(L, -1, -2) if upper else L
-    return record(op, (A,), _column_major(out.astype(d.dtype, copy=False)), {"upper": upper})
+    return record(op, (A,), _column_major(out.astype(d.dtype, copy=False)), {"upper": upper}), info
 
 
 def cholesky(A, *, upper=False):
     """L with ``A = L L^T`` (U with ``A = U^T U`` if ``upper``); not positive-definite raises ``LinAlgError``."""
-    return _cholesky(A, upper, "linalg.cholesky", CHOLESKY)
+    return _cholesky(A, upper, "linalg.cholesky", CHOLESKY)[0]
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    """``(L, info)``: info is the order of the first leading minor that is not positive-definite (0 if
+    none), and L then what LAPACK leaves."""
+    L, info = _cholesky(A, upper, "linalg.cholesky_ex", CHOLESKY, check_errors)
+    return _LinalgCholeskyEx(L, _wrap(np.asarray(info, np.int32)))
+
+
+# ----- triangular solves: solve_triangular, torch.triangular_solve, cholesky_solve, cholesky_inverse -----
+
+def _substitute(a, b, upper, unitriangular):
+    """X with ``A X = B``, A triangular (only that triangle read), by substitution as trsm solves it:
+    a zero on the diagonal gives infs and nans, as in PyTorch, rather than an error."""
+    n = a.shape[-1]
+    x = np.array(b, dtype=a.dtype)
+    with np.errstate(all="ignore"):
+        for k in (reversed(range(n)) if upper else range(n)):
+            if not unitriangular:
+                x[..., k, :] /= a[..., k, k, None]
+            rest = slice(0, k) if upper else slice(k + 1, n)
+            x[..., rest, :] -= a[..., rest, k, None] * x[..., k, None, :]
+    return x
+
+
+def _triangular_arrays(a, b, upper, left, unitriangular):
+    """X with ``AX = B`` (``XA = B`` unless ``left``), batches broadcast."""
+    batch = _broadcast_checked(b.shape[:-2], a.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    if left:
+        return _substitute(a, b, upper, unitriangular)
+    return np.swapaxes(_substitute(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2), not upper, unitriangular), -1, -2)
+
+
+def _solve_triangular_grad_B(g, ans, A, B, upper, left, unitriangular):
+    return solve_triangular(_mT(A), g, upper=not upper, left=left, unitriangular=unitriangular)
+
+
+def _solve_triangular_grad_A(g, ans, A, B, upper, left, unitriangular):
+    # gB = A^-T g, gA = -gB X^T (-X^T gB when right), in A's triangle (without the diagonal if unit)
+    gB = solve_triangular(_mT(A), g, upper=not upper, left=left, unitriangular=unitriangular)
+    gA = neg(matmul(gB, _mT(ans)) if left else matmul(_mT(ans), gB))
+    return triu(gA, int(unitriangular)) if upper else tril(gA, -int(unitriangular))
+
+
+SOLVE_TRIANGULAR = defop("LinalgSolveTriangularBackward0", _solve_triangular_grad_A, _solve_triangular_grad_B,
+                         saves=(0, "result"))
+
+
+def solve_triangular(A, B, *, upper=None, left=True, unitriangular=False):
+    """X with ``AX = B`` (``XA = B`` when ``left=False``) for a triangular A; ``LinalgSolveTriangularBackward0``."""
+    if upper is None:
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: "upper"')
+    fname = "linalg.solve_triangular"
+    _check_ndim(A, fname)
+    _check_ndim(B, fname, "B")
+    _check_square(A, fname)
+    a, b = A._data, B._data
+    n = a.shape[-1]
+    if (b.shape[-2] if left else b.shape[-1]) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
+                           f"{b.shape[-2]}x{b.shape[-1]})")
+    _not_for(A, "triangular_solve_cpu")
+    x = _triangular_arrays(a, b, upper, left, unitriangular)
+    return record(SOLVE_TRIANGULAR, (A, B), _column_major(x),
+                  {"upper": upper, "left": left, "unitriangular": unitriangular})
+
+
+def _triangular_solve_grad_b(gs, ans, b, A, upper, transpose, unitriangular):
+    gx = gs[0]
+    if gx is None:
+        return expand(_wrap(np.zeros(1, b.dtype.np)), b.shape)
+    return _torch_triangular_solve(gx, A, upper, not transpose, unitriangular, _warn=False)[0]
+
+
+def _triangular_solve_grad_A(gs, x, b, A, upper, transpose, unitriangular):
+    gx, gm = gs
+    gA = None
+    if gx is not None:
+        gb = _torch_triangular_solve(gx, A, upper, not transpose, unitriangular, _warn=False)[0]
+        gA = neg(matmul(x, _mT(gb)) if transpose else matmul(gb, _mT(x)))
+        gA = triu(gA, int(unitriangular)) if upper else tril(gA, -int(unitriangular))
+    if gA is None:
+        gA = expand(_wrap(np.zeros(1, A.dtype.np)), A.shape)
+    return gA if gm is None else gA + gm
+
+
+TRIANGULAR_SOLVE = defop("TriangularSolveBackward0", _triangular_solve_grad_b, _triangular_solve_grad_A,
+                         saves=(0, 1, "result"), outputs=(0, 1))
+
+
+def _solve_checks(b, A, fname):
+    """The checks torch.triangular_solve and torch.cholesky_solve share (b first, as PyTorch names them)."""
+    if b._data.dtype != A._data.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_scalar_type(b)} and A of "
+                           f"type {_scalar_type(A)} instead.")
+    m, n = A._data.shape[-2:]
+    if m != n:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {m} by {n} matrices")
+    if n != b._data.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for {fname}: each A matrix is {m} by {m} but each b matrix "
+                           f"is {b._data.shape[-2]} by {b._data.shape[-1]}")
+
+
+def _torch_triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, _warn=True):
+    """``torch.triangular_solve``: deprecated in PyTorch, with its warning (once); ``(solution,
+    cloned_coefficient)``, both outputs of one ``TriangularSolveBackward0`` node."""
+    if _warn:
+        _warn_once("triangular_solve", (
+            "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed in a "
+            "future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not return "
+            "a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
+            "X = torch.linalg.solve_triangular(A, B). (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2273.)"))
+    if b._data.ndim < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has "
+                           f"{b._data.ndim} dimensions instead")
+    if A._data.ndim < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has "
+                           f"{A._data.ndim} dimensions instead")
+    _solve_checks(b, A, "triangular_solve")
+    _not_for(A, "triangular_solve_cpu")
+    a = A._data
+    x = _triangular_arrays(np.swapaxes(a, -1, -2) if transpose else a, b._data, upper != transpose, True,
+                           unitriangular)
+    coefficient = _column_major(np.broadcast_to(a, x.shape[:-2] + a.shape[-2:]))
+    attrs = {"upper": upper, "transpose": transpose, "unitriangular": unitriangular}
+    return _TriangularSolve(*record(TRIANGULAR_SOLVE, (b, A), (_column_major(x), coefficient), attrs, n_outputs=2))
+
+
+def _cholesky_solve_grad_B(g, ans, B, L, upper):
+    return _torch_cholesky_solve(g, L, upper)
+
+
+def _cholesky_solve_grad_L(g, ans, B, L, upper):
+    gB = _torch_cholesky_solve(g, L, upper)
+    common = matmul(gB, _mT(ans))
+    common = common + _mT(common)
+    return neg(matmul(L, common)) if upper else neg(matmul(common, L))
+
+
+CHOLESKY_SOLVE = defop("CholeskySolveBackward0", _cholesky_solve_grad_B, _cholesky_solve_grad_L,
+                       saves=(0, 1, "result"))
+
+
+def _torch_cholesky_solve(B, L, upper=False):
+    """``torch.cholesky_solve``: X with ``(L L^T) X = B`` (``U^T U`` if ``upper``), from a Cholesky factor."""
+    if B._data.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {B._data.ndim} dimensions instead")
+    if L._data.ndim < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {L._data.ndim} dimensions instead")
+    _solve_checks(B, L, "cholesky_solve")
+    _not_for(L, "cholesky_solve_cpu")
+    d = L._data
+    lower = np.swapaxes(d, -1, -2) if upper else d
+    y = _triangular_arrays(lower, B._data, False, True, False)
+    x = _substitute(np.broadcast_to(np.swapaxes(lower, -1, -2), y.shape[:-2] + d.shape[-2:]), y, True, False)
+    return record(CHOLESKY_SOLVE, (B, L), _column_major(x), {"upper": upper})
+
+
+def _cholesky_inverse_grad(g, ans, L, upper):
+    common = matmul(ans, matmul(g + _mT(g), ans))
+    return neg(matmul(L, common)) if upper else neg(matmul(common, L))
+
+
+CHOLESKY_INVERSE = defop("CholeskyInverseBackward0", _cholesky_inverse_grad, saves=(0, "result"))
+
+
+def _torch_cholesky_inverse(L, upper=False):
+    """``torch.cholesky_inverse``: ``(L L^T)^-1`` (``(U^T U)^-1`` if ``upper``) from the factor's triangle."""
+    fname = "cholesky_inverse"
+    _check_ndim(L, fname)
+    _check_square(L, fname)
+    _not_for(L, "cholesky_inverse_out_cpu")
+    d = L._data
+    tri = np.triu(d) if upper else np.tril(d)
+    zero = np.diagonal(tri, axis1=-2, axis2=-1) == 0
+    if zero.any():
+        info = np.where(zero.any(-1), np.argmax(zero, -1) + 1, 0)
+        prefix, k = _batch_prefix(L, info)
+        raise LinAlgError(f"{fname}: {prefix}The diagonal element {k} is zero, the inversion could not be completed "
+                          "because the input matrix is singular.")
+    t_inv = _substitute(tri, _eye_like(d), upper, False)
+    out = t_inv @ np.swapaxes(t_inv, -1, -2) if upper else np.swapaxes(t_inv, -1, -2) @ t_inv
+    out = np.tril(out) + np.swapaxes(np.tril(out, -1), -1, -2)
+    return record(CHOLESKY_INVERSE, (L,), _column_major(out), {"upper": upper})
 
 
 _WARNED = set()  # PyTorch gives its deprecation warnings once per process
@@ -448,7 +680,7 @@ def _torch_cholesky(A, upper=False):
         "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
         "This transform will produce equivalent results for all valid (symmetric positive definite) inputs. "
         "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:1765.)"))
-    return _cholesky(A, upper, "linalg.cholesky", CHOLESKY_LEGACY)
+    return _cholesky(A, upper, "linalg.cholesky", CHOLESKY_LEGACY)[0]
 
 
 # ----- qr -----
@@ -944,6 +1176,16 @@ _SAVED = {
     "LinalgSolveExBackward0": {"A": _saved_slot(0), "LU": _SOLVE_LU, "pivots": _SOLVE_PIVOTS,
                                "left": _saved_attr("left"), "result": _saved_slot("result")},
     "LinalgCholeskyExBackward0": {"L": _saved_slot("result"), "upper": _saved_attr("upper")},
+    "LinalgSolveTriangularBackward0": {"self": _saved_slot(0), "result": _saved_slot("result"),
+                                       "upper": _saved_attr("upper"), "left": _saved_attr("left"),
+                                       "unitriangular": _saved_attr("unitriangular")},
+    "TriangularSolveBackward0": {"A": _saved_slot(1), "self": _saved_slot(0), "solution": _saved_slot("result"),
+                                 "upper": _saved_attr("upper"), "transpose": _saved_attr("transpose"),
+                                 "unitriangular": _saved_attr("unitriangular")},
+    "CholeskySolveBackward0": {"self": _saved_slot(0), "input2": _saved_slot(1), "result": _saved_slot("result"),
+                               "upper": _saved_attr("upper")},
+    "CholeskyInverseBackward0": {"self": _saved_slot(0), "result": _saved_slot("result"),
+                                 "upper": _saved_attr("upper")},
     "CholeskyBackward0": {"result": _saved_slot("result"), "upper": _saved_attr("upper")},
     "LinalgQrBackward0": {"Q": _saved_slot("result"), "R": _saved_output(1), "mode": _saved_attr("mode")},
     "LinalgEighBackward0": {"eigenvalues": _saved_slot("result"), "eigenvectors": _saved_output(1)},

@@ -21,7 +21,9 @@ _INF, _NAN = float("inf"), float("nan")
 # torch.det & co and the Tensor methods, until engine/__init__.py and _methods.py export them.
 _TOP = {"det": engine.linalg.det, "logdet": engine.linalg._logdet, "slogdet": engine.linalg._torch_slogdet,
         "inverse": engine.linalg.inv, "matrix_power": engine.linalg.matrix_power, "cross": engine.linalg._torch_cross,
-        "cholesky": engine.linalg._torch_cholesky}
+        "cholesky": engine.linalg._torch_cholesky, "cholesky_solve": engine.linalg._torch_cholesky_solve,
+        "cholesky_inverse": engine.linalg._torch_cholesky_inverse,
+        "triangular_solve": engine.linalg._torch_triangular_solve}
 
 
 @pytest.fixture(autouse=True)
@@ -62,6 +64,18 @@ def sym(*shape, seed=0):
     shape = shape * 2 if len(shape) == 1 else shape
     x = _rng(seed).standard_normal(shape)
     return x + np.swapaxes(x, -1, -2)
+
+
+def tril(*shape, seed=0, unit=False):
+    """Lower-triangular factors with a diagonal away from 0 (random values above it, which must not be read)."""
+    a = _rng(seed).standard_normal(shape)
+    n = shape[-1]
+    lower = np.tril(a, -1) + np.eye(n) * (1.0 if unit else 1.5 + np.abs(a))
+    return lower + np.triu(_rng(seed + 5).standard_normal(shape), 1) * 10
+
+
+def triu(*shape, seed=0):
+    return np.swapaxes(tril(*shape, seed=seed), -1, -2)
 
 
 def quiet(fn):
@@ -186,6 +200,37 @@ VALUES = {
                                               T.linalg.cholesky(T_(T, [[4.0, 1.0], [100.0, 1.0]]), upper=True)),
     "cholesky empty": lambda T: T.linalg.cholesky(T.zeros(0, 0)),
     "torch.cholesky": quiet(lambda T: T.cholesky(T_(T, spd(3)))),
+    "cholesky_ex": lambda T: (T.linalg.cholesky_ex(T_(T, spd(2, 4, 4))), T.linalg.cholesky_ex(T_(T, spd(3)), upper=True),
+                              T.linalg.cholesky_ex(T.zeros(0, 0)), T.linalg.cholesky_ex(T.zeros(2, 0, 0))),
+    "cholesky_ex not positive-definite": lambda T: T.linalg.cholesky_ex(T.stack([
+        T_(T, [[4.0, 2.0, 1.0], [2.0, 5.0, 3.0], [1.0, 3.0, 0.5]]), T.eye(3), -T.eye(3),
+        T_(T, [[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])])),
+    "solve_triangular": lambda T: (T.linalg.solve_triangular(T_(T, tril(4)), T_(T, general(4, 2, seed=3)), upper=False),
+                                   T.linalg.solve_triangular(T_(T, triu(2, 3, 3)), T_(T, general(2, 3, 4, seed=3)), upper=True)),
+    "solve_triangular left=False": lambda T: (
+        T.linalg.solve_triangular(T_(T, tril(3)), T_(T, general(2, 3, seed=3)), upper=False, left=False),
+        T.linalg.solve_triangular(T_(T, triu(2, 3, 3)), T_(T, general(4, 3, seed=3)), upper=True, left=False)),
+    "solve_triangular unitriangular": lambda T: (
+        T.linalg.solve_triangular(T_(T, tril(4)), T_(T, general(4, 2, seed=3)), upper=False, unitriangular=True),
+        T.linalg.solve_triangular(T_(T, triu(4)), T_(T, general(3, 4, seed=3)), upper=True, left=False, unitriangular=True)),
+    "solve_triangular broadcast": lambda T: (
+        T.linalg.solve_triangular(T_(T, tril(2, 1, 3, 3)), T_(T, general(4, 3, 2, seed=3)), upper=False),
+        T.linalg.solve_triangular(T_(T, tril(3)), T_(T, general(2, 3, 2, seed=3)), upper=False),
+        T.linalg.solve_triangular(T_(T, tril(3)).expand(2, 3, 3), T_(T, general(3, 2, seed=3)), upper=False)),
+    "solve_triangular empty": lambda T: (T.linalg.solve_triangular(T.eye(3), T.ones(3, 0), upper=False),
+                                         T.linalg.solve_triangular(T.zeros(0, 0), T.ones(0, 2), upper=True)),
+    "cholesky_inverse": lambda T: (T.cholesky_inverse(T_(T, tril(2, 4, 4))), T.cholesky_inverse(T_(T, triu(3)), upper=True),
+                                   T.cholesky_inverse(T.zeros(0, 0)), T_(T, tril(3)).cholesky_inverse()),
+    "cholesky_solve": lambda T: (T.cholesky_solve(T_(T, general(4, 2, seed=3)), T_(T, tril(4))),
+                                 T.cholesky_solve(T_(T, general(2, 3, 3, seed=3)), T_(T, triu(3)), upper=True),
+                                 T.cholesky_solve(T_(T, general(3, 2, seed=3)), T_(T, tril(2, 1, 3, 3))),
+                                 T_(T, general(3, 1, seed=3)).cholesky_solve(T_(T, tril(3)))),
+    "triangular_solve": quiet(lambda T: (
+        T.triangular_solve(T_(T, general(4, 2, seed=3)), T_(T, triu(4))),
+        T.triangular_solve(T_(T, general(2, 3, 2, seed=3)), T_(T, tril(3)), upper=False),
+        T.triangular_solve(T_(T, general(3, 2, seed=3)), T_(T, tril(3)), upper=False, transpose=True),
+        T.triangular_solve(T_(T, general(3, 2, seed=3)), T_(T, triu(2, 1, 3, 3)), unitriangular=True),
+        T_(T, general(3, 1, seed=3)).triangular_solve(T_(T, triu(3))))),
     "qr": lambda T: qr_view(T, T_(T, general(5, 3))),
     "qr wide batched": lambda T: qr_view(T, T_(T, general(2, 3, 5))),
     "qr complete": lambda T: (qr_view(T, T_(T, general(5, 3)), "complete"), qr_view(T, T_(T, general(3, 5)), "complete")),
@@ -263,6 +308,23 @@ EXACT = {
     "slogdet singular": VALUES["slogdet singular and empty"],
     "logdet": lambda T: (T.logdet(T.eye(3) * 2), T.logdet(-T.eye(3)), T.logdet(T_(T, [[1.0, 2.0], [2.0, 4.0]]))),
     "matrix_power int": VALUES["matrix_power int"],
+    "cholesky_ex not positive-definite": VALUES["cholesky_ex not positive-definite"],
+    "cholesky_ex nan and upper": lambda T: (T.linalg.cholesky_ex(T_(T, [[_NAN, 1.0], [1.0, 1.0]])),
+                                           T.linalg.cholesky_ex(T_(T, [[1.0, 2.0], [0.0, 1.0]]), upper=True),
+                                           T.linalg.cholesky_ex(T.eye(2).expand(3, 2, 2) * 4)),
+    "solve_triangular zero diagonal": lambda T: (
+        T.linalg.solve_triangular(T.zeros(2, 2), T.ones(2, 1), upper=True),
+        T.linalg.solve_triangular(T.zeros(2, 2), T.zeros(2, 1), upper=False),
+        T.linalg.solve_triangular(T_(T, [[0.0, 0.0], [1.0, 1.0]]), T.ones(2, 1), upper=False),
+        T.cholesky_solve(T.ones(2, 2), T.zeros(2, 2))),
+    "solve_triangular exact": lambda T: (
+        T.linalg.solve_triangular(T_(T, [[2.0, 0.0], [1.0, 4.0]]), T_(T, [[2.0, 4.0], [5.0, 8.0]]), upper=False),
+        T.linalg.solve_triangular(T_(T, [[1.0, 5.0], [7.0, 2.0]]), T.ones(2, 1), upper=False, unitriangular=True),
+        T.linalg.solve_triangular(T.eye(2, dtype=T.float64), T.ones(2, 2), upper=False),
+        T.linalg.solve_triangular(T.eye(2), T.ones(2, 2, dtype=T.long), upper=False)),
+    "triangular_solve exact": quiet(lambda T: (
+        T.triangular_solve(T.ones(2, 2), T.zeros(2, 2)),
+        T.triangular_solve(T.ones(2, 1), T_(T, [[1.0, 2.0], [3.0, 4.0]]), upper=False, unitriangular=True))),
     "cross int": lambda T: T.linalg.cross(T.tensor([[1, 0, 0], [0, 2, 0]]), T.tensor([[0, 1, 0], [0, 0, 3]])),
     "float64 values": lambda T: (T.linalg.det(T_(T, general(4), "float64")), T.linalg.inv(T_(T, general(4), "float64")),
                                  T.linalg.solve(T_(T, general(4), "float64"), T_(T, vec(4, seed=2), "float64")),
@@ -273,19 +335,26 @@ EXACT = {
     "return types": lambda T: [(type(r).__module__, type(r).__name__, r.n_fields, r.n_sequence_fields,
                                 r.n_unnamed_fields, len(r), type(r).__mro__[1:]) for r in (
         T.linalg.slogdet(T.eye(2)), T.slogdet(T.eye(2)), T.linalg.inv_ex(T.eye(2)), T.linalg.solve_ex(T.eye(2), T.ones(2)),
-        T.linalg.qr(T.eye(2)), T.linalg.eigh(T.eye(2)), T.linalg.svd(T.eye(2)))],
+        T.linalg.qr(T.eye(2)), T.linalg.eigh(T.eye(2)), T.linalg.svd(T.eye(2)), T.linalg.cholesky_ex(T.eye(2)),
+        quiet(T.triangular_solve)(T.eye(2), T.eye(2)))],
     "return type fields": lambda T: (T.linalg.slogdet(T.eye(2) * 2).logabsdet, T.linalg.inv_ex(T.eye(2)).info,
                                      T.linalg.solve_ex(T.eye(2), T.ones(2)).result, T.linalg.qr(T.eye(2)).R,
                                      T.linalg.eigh(T.eye(2) * 3).eigenvalues, T.linalg.svd(T.eye(2) * 2).S,
-                                     T.linalg.svd(T.eye(2)).Vh, T.linalg.eigh(T.eye(2)).eigenvectors),
-    "return type repr": lambda T: repr(T.linalg.slogdet(T.eye(2) * 2)) + repr(T.linalg.inv_ex(T.eye(2))),
+                                     T.linalg.svd(T.eye(2)).Vh, T.linalg.eigh(T.eye(2)).eigenvectors,
+                                     T.linalg.cholesky_ex(T.eye(2) * 4).L, T.linalg.cholesky_ex(T.eye(2)).info,
+                                     quiet(T.triangular_solve)(T.eye(2), T.eye(2) * 2).solution,
+                                     quiet(T.triangular_solve)(T.eye(2), T.eye(2) * 2).cloned_coefficient),
+    "return type repr": lambda T: (repr(T.linalg.slogdet(T.eye(2) * 2)) + repr(T.linalg.inv_ex(T.eye(2)))
+                                   + repr(T.linalg.cholesky_ex(T.eye(2))) + repr(quiet(T.triangular_solve)(T.eye(2), T.eye(2)))),
     "methods": lambda T: (T.eye(2).mul(2).det(), T.eye(2).mul(2).logdet(), T.eye(2).mul(2).slogdet(), T.eye(2).mul(2).inverse(),
                           T.tensor([[1.0, 1.0], [1.0, 0.0]]).matrix_power(3),
                           T.tensor([1.0, 0.0, 0.0]).cross(T.tensor([0.0, 1.0, 0.0]), dim=0)),
     "requires_grad of outputs": lambda T: [(o.requires_grad, o.grad_fn is not None) for r in (
         T.linalg.slogdet(T.eye(2).requires_grad_()), T.linalg.inv_ex(T.eye(2).requires_grad_()),
         T.linalg.qr(T.eye(2).requires_grad_(), mode="r"), T.linalg.svd(T.eye(2).requires_grad_()),
-        T.linalg.solve_ex(T.eye(2).requires_grad_(), T.ones(2))) for o in r],
+        T.linalg.solve_ex(T.eye(2).requires_grad_(), T.ones(2)), T.linalg.cholesky_ex(T.eye(2).requires_grad_()),
+        quiet(T.triangular_solve)(T.eye(2), T.eye(2).requires_grad_()),
+        quiet(T.triangular_solve)(T.eye(2).requires_grad_(), T.eye(2))) for o in r],
     "LinAlgError": lambda T: (issubclass(T.linalg.LinAlgError, RuntimeError), T.linalg.LinAlgError.__name__),
     "nan inputs": lambda T: (T.linalg.det(T.stack([T_(T, [[_NAN, 1.0], [1.0, 1.0]]), T.eye(2)])),
                              T.linalg.slogdet(T_(T, [[_NAN, 1.0], [1.0, 1.0]])),
@@ -330,6 +399,35 @@ GRADS = {
     "cholesky upper": (lambda T, a: T.linalg.cholesky(a, upper=True), [spd(4)]),
     "cholesky asymmetric": (lambda T, a: T.linalg.cholesky(a), [spd(3) + np.triu(np.ones((3, 3)), 1)]),
     "torch.cholesky": (quiet(lambda T, a: T.cholesky(a)), [spd(3)]),
+    "cholesky_ex": (lambda T, a: T.linalg.cholesky_ex(a), [spd(2, 3, 3)]),
+    "cholesky_ex upper": (lambda T, a: T.linalg.cholesky_ex(a, upper=True).L, [spd(3)]),
+    "solve_triangular": (lambda T, a, b: T.linalg.solve_triangular(a, b, upper=False), [tril(4), general(4, 2, seed=3)]),
+    "solve_triangular upper": (lambda T, a, b: T.linalg.solve_triangular(a, b, upper=True), [triu(2, 3, 3), general(2, 3, 4, seed=3)]),
+    "solve_triangular left=False": (lambda T, a, b: T.linalg.solve_triangular(a, b, upper=False, left=False),
+                                    [tril(3), general(2, 3, seed=3)]),
+    "solve_triangular upper left=False": (lambda T, a, b: T.linalg.solve_triangular(a, b, upper=True, left=False),
+                                          [triu(3), general(4, 3, seed=3)]),
+    "solve_triangular unitriangular": (lambda T, a, b: [T.linalg.solve_triangular(a, b, upper=u, unitriangular=True, left=l)
+                                                        for u in (False, True) for l in (True, False)],
+                                       [tril(3), general(3, 3, seed=3)]),
+    "solve_triangular broadcast": (lambda T, a, b: T.linalg.solve_triangular(a, b, upper=False),
+                                   [tril(2, 1, 3, 3), general(4, 3, 2, seed=3)]),
+    "solve_triangular broadcast A": (lambda T, a, b: T.linalg.solve_triangular(a, b, upper=True),
+                                     [triu(3), general(2, 3, 2, seed=3)]),
+    "cholesky_inverse": (lambda T, a: T.cholesky_inverse(a), [tril(2, 3, 3)]),
+    "cholesky_inverse upper": (lambda T, a: T.cholesky_inverse(a, upper=True), [triu(3)]),
+    "cholesky_solve": (lambda T, b, a: T.cholesky_solve(b, a), [general(3, 2, seed=3), tril(3)]),
+    "cholesky_solve upper broadcast": (lambda T, b, a: T.cholesky_solve(b, a, upper=True),
+                                       [general(2, 3, 2, seed=3), triu(3)]),
+    "triangular_solve": (quiet(lambda T, b, a: T.triangular_solve(b, a)), [general(3, 2, seed=3), triu(3)]),
+    "triangular_solve transpose": (quiet(lambda T, b, a: T.triangular_solve(b, a, upper=False, transpose=True)),
+                                   [general(2, 3, 2, seed=3), tril(3)]),
+    "triangular_solve unitriangular": (quiet(lambda T, b, a: T.triangular_solve(b, a, unitriangular=True)),
+                                       [general(3, 2, seed=3), triu(2, 3, 3)]),
+    "triangular_solve solution only": (quiet(lambda T, b, a: T.triangular_solve(b, a, upper=False).solution),
+                                       [general(3, 2, seed=3), tril(3)]),
+    "triangular_solve coefficient only": (quiet(lambda T, b, a: T.triangular_solve(b, a).cloned_coefficient * 1),
+                                          [general(3, 2, seed=3), triu(3)]),
     "qr": (lambda T, a: qr_view(T, a), [general(5, 3)]),
     "qr square batched": (lambda T, a: qr_view(T, a), [general(2, 4, 4)]),
     "qr wide": (lambda T, a: qr_view(T, a), [general(2, 3, 5)]),
@@ -387,6 +485,22 @@ CHECKS = {
     "solve left=False": (lambda T: lambda a, b: T.linalg.solve(a, b, left=False), [general(3), general(2, 3, seed=3)]),
     "cholesky": (lambda T: lambda a: T.linalg.cholesky(a @ a.mT + T.eye(3)), [general(2, 3, 3)]),
     "cholesky upper": (lambda T: lambda a: T.linalg.cholesky(a @ a.mT + T.eye(3), upper=True), [general(3)]),
+    "cholesky_ex": (lambda T: lambda a: T.linalg.cholesky_ex(a @ a.mT + T.eye(3)).L, [general(2, 3, 3)]),
+    "solve_triangular": (lambda T: lambda a, b: T.linalg.solve_triangular(a, b, upper=False), [tril(3), general(3, 2, seed=3)]),
+    "solve_triangular upper broadcast": (lambda T: lambda a, b: T.linalg.solve_triangular(a, b, upper=True),
+                                         [triu(2, 1, 3, 3), general(2, 3, 2, seed=3)]),
+    "solve_triangular left=False": (lambda T: lambda a, b: T.linalg.solve_triangular(a, b, upper=False, left=False),
+                                    [tril(3), general(2, 3, seed=3)]),
+    "solve_triangular unitriangular": (lambda T: lambda a, b: T.linalg.solve_triangular(a, b, upper=True, unitriangular=True),
+                                       [triu(3), general(3, 2, seed=3)]),
+    # (PyTorch's rules for these two give a grad on the whole factor, of which only one triangle is read)
+    "cholesky_inverse": (lambda T: lambda a: T.cholesky_inverse(a.tril()), [tril(2, 3, 3)]),
+    "cholesky_inverse upper": (lambda T: lambda a: T.cholesky_inverse(a.triu(), True), [triu(3)]),
+    "cholesky_solve": (lambda T: lambda b, a: T.cholesky_solve(b, a.tril()), [general(3, 2, seed=3), tril(3)]),
+    "cholesky_solve upper": (lambda T: lambda b, a: T.cholesky_solve(b, a.triu(), True), [general(2, 3, 2, seed=3), triu(3)]),
+    "triangular_solve": (lambda T: quiet(lambda b, a: T.triangular_solve(b, a)), [general(3, 2, seed=3), triu(3)]),
+    "triangular_solve transpose": (lambda T: quiet(lambda b, a: T.triangular_solve(b, a, False, True)),
+                                   [general(3, 2, seed=3), tril(3)]),
     "qr": (lambda T: lambda a: T.linalg.qr(a), [general(4, 3)]),
     "qr wide": (lambda T: lambda a: T.linalg.qr(a), [general(2, 3, 4)]),
     "eigh": (lambda T: lambda a: eigh_view(T, a + a.mT), [general(3)]),
@@ -417,6 +531,9 @@ def test_double_backward_values(torch_ref, et):
         for fn, a in ((lambda x: T.linalg.det(x), general(3)), (lambda x: T.linalg.inv(x).sum(), general(3)),
                       (lambda x: T.linalg.eigvalsh(x).pow(3).sum(), sym(3)),
                       (lambda x: T.linalg.cholesky(x).pow(2).sum(), spd(3)),
+                      (lambda x: T.linalg.solve_triangular(x, T.ones(3, 2, dtype=T.float64), upper=False).pow(2).sum(), tril(3)),
+                      (lambda x: T.cholesky_inverse(x).pow(2).sum(), tril(3)),
+                      (lambda x: T.cholesky_solve(T.ones(3, 1, dtype=T.float64), x).pow(2).sum(), tril(3)),
                       (lambda x: T.linalg.svdvals(x).pow(3).sum(), general(3, 4))):
             x = T_(T, a, "float64", grad=True)
             g, = T.autograd.grad(fn(x), x, create_graph=True)
@@ -500,6 +617,15 @@ GRAPHS = {
     "solve_ex": lambda T, a: T.linalg.solve_ex(a.detach(), a),
     "cholesky": lambda T, a: T.linalg.cholesky(a @ a.mT),
     "torch.cholesky": quiet(lambda T, a: T.cholesky(a @ a.mT)),
+    "cholesky_ex": lambda T, a: T.linalg.cholesky_ex(a @ a.mT),
+    "solve_triangular": lambda T, a: (T.linalg.solve_triangular(a, a.detach(), upper=False),
+                                      T.linalg.solve_triangular(a.detach(), a, upper=True, left=False),
+                                      T.linalg.solve_triangular(a, a, upper=False, unitriangular=True)),
+    "cholesky_inverse": lambda T, a: (T.cholesky_inverse(a), T.cholesky_inverse(a, upper=True)),
+    "cholesky_solve": lambda T, a: (T.cholesky_solve(a, a.detach()), T.cholesky_solve(a.detach(), a, True),
+                                    T.cholesky_solve(a, a)),
+    "triangular_solve": quiet(lambda T, a: (T.triangular_solve(a, a.detach()) + T.triangular_solve(a.detach(), a, upper=False)
+                                            + T.triangular_solve(a, a, transpose=True))),
     "qr": lambda T, a: T.linalg.qr(a),
     "qr r": lambda T, a: T.linalg.qr(a, mode="r"),
     "eigh": lambda T, a: T.linalg.eigh(a),
@@ -545,6 +671,15 @@ SAVED = {
     "cholesky": (lambda T, a: T.linalg.cholesky(a @ a.mT), ["L", "upper"]),
     "cholesky upper": (lambda T, a: T.linalg.cholesky(a @ a.mT, upper=True), ["L", "upper"]),
     "torch.cholesky": (quiet(lambda T, a: T.cholesky(a @ a.mT)), ["result", "upper"]),
+    "cholesky_ex": (lambda T, a: T.linalg.cholesky_ex(a @ a.mT, upper=True).L, ["L", "upper"]),
+    "solve_triangular": (lambda T, a: T.linalg.solve_triangular(a, a.detach(), upper=False),
+                         ["self", "result", "upper", "left", "unitriangular"]),
+    "solve_triangular right": (lambda T, a: T.linalg.solve_triangular(a, a[:2], upper=True, left=False, unitriangular=True),
+                               ["self", "result", "upper", "left", "unitriangular"]),
+    "cholesky_inverse": (lambda T, a: T.cholesky_inverse(a, upper=True), ["self", "result", "upper"]),
+    "cholesky_solve": (lambda T, a: T.cholesky_solve(a[:, :2], a.detach()), ["self", "input2", "result", "upper"]),
+    "triangular_solve": (quiet(lambda T, a: T.triangular_solve(a[:, :2], a * 2, transpose=True).solution),
+                         ["self", "A", "solution", "upper", "transpose", "unitriangular"]),
     "qr": (lambda T, a: T.linalg.qr(a)[1], ["Q", "R", "mode"]),
     "qr complete": (lambda T, a: T.linalg.qr(a, mode="complete")[1], ["mode"]),
     "eigh": (lambda T, a: T.linalg.eigh(a @ a.mT)[1], ["eigenvalues", "eigenvectors"]),
@@ -624,6 +759,14 @@ _FUNCS = {
     "solve": lambda T, a: T.linalg.solve(a, a), "matrix_norm": lambda T, a: T.linalg.matrix_norm(a),
     "matrix_norm 2": lambda T, a: T.linalg.matrix_norm(a, 2), "vector_norm": lambda T, a: T.linalg.vector_norm(a),
     "norm": lambda T, a: T.linalg.norm(a), "torch.slogdet": lambda T, a: T.slogdet(a),
+    "cholesky_ex": lambda T, a: T.linalg.cholesky_ex(a), "cholesky_inverse": lambda T, a: T.cholesky_inverse(a),
+    "solve_triangular A": lambda T, a: T.linalg.solve_triangular(a, T.ones(2, 2), upper=False),
+    "solve_triangular B": lambda T, a: T.linalg.solve_triangular(T.eye(2), a, upper=False),
+    "solve_triangular both": lambda T, a: T.linalg.solve_triangular(a, a, upper=True),
+    "solve_triangular right": lambda T, a: T.linalg.solve_triangular(a, a, upper=True, left=False),
+    "cholesky_solve": lambda T, a: T.cholesky_solve(a, a), "cholesky_solve A": lambda T, a: T.cholesky_solve(T.ones(2, 2), a),
+    "triangular_solve": quiet(lambda T, a: T.triangular_solve(a, a)),
+    "triangular_solve A": quiet(lambda T, a: T.triangular_solve(T.ones(2, 2), a)),
 }
 _BAD_INPUTS = {
     "half": lambda T: T.eye(2, dtype=T.float16) * 2,
@@ -673,6 +816,28 @@ ERRORS = {
     "cholesky batched": lambda T: T.linalg.cholesky(_batch2(T, -T.eye(2))),
     "cholesky upper": lambda T: T.linalg.cholesky(T_(T, [[1.0, 2.0], [0.0, 1.0]]), upper=True),
     "cholesky nan": lambda T: T.linalg.cholesky(T_(T, [[_NAN, 1.0], [1.0, 1.0]])),
+    "cholesky_ex check_errors": lambda T: T.linalg.cholesky_ex(_batch2(T, -T.eye(2)), check_errors=True),
+    "cholesky_ex check_errors matrix": lambda T: T.linalg.cholesky_ex(T_(T, [[1.0, 2.0], [2.0, 1.0]]), check_errors=True),
+    "solve_triangular upper missing": lambda T: T.linalg.solve_triangular(T.eye(2), T.ones(2, 2)),
+    "solve_triangular vector B": lambda T: T.linalg.solve_triangular(T.eye(2), T.ones(2), upper=False),
+    "solve_triangular shapes": lambda T: T.linalg.solve_triangular(T.eye(2), T.ones(3, 3), upper=False),
+    "solve_triangular shapes right": lambda T: T.linalg.solve_triangular(T.eye(2), T.ones(2, 3), upper=False, left=False),
+    "solve_triangular batch shapes": lambda T: T.linalg.solve_triangular(T.ones(3, 2, 2), T.ones(2, 2, 2), upper=False),
+    "solve_triangular long A": lambda T: T.linalg.solve_triangular(T.eye(2, dtype=T.long), T.ones(2, 2), upper=False),
+    "cholesky_inverse singular": lambda T: T.cholesky_inverse(T_(T, [[0.0, 0.0], [1.0, 3.0]])),
+    "cholesky_inverse singular batched": lambda T: T.cholesky_inverse(T.stack([T.eye(2), T.zeros(2, 2)])),
+    "cholesky_inverse singular upper": lambda T: T.cholesky_inverse(T_(T, [[1.0, 5.0], [0.0, 0.0]]), upper=True),
+    "cholesky_solve vector": lambda T: T.cholesky_solve(T.ones(2), T.eye(2)),
+    "cholesky_solve vector A": lambda T: T.cholesky_solve(T.ones(2, 2), T.ones(2)),
+    "cholesky_solve shapes": lambda T: T.cholesky_solve(T.ones(3, 2), T.eye(2)),
+    "cholesky_solve dtypes": lambda T: T.cholesky_solve(T.ones(2, 2, dtype=T.float64), T.eye(2)),
+    "cholesky_solve batch shapes": lambda T: T.cholesky_solve(T.ones(3, 2, 2), T.eye(2).expand(2, 2, 2)),
+    "cholesky_solve long": lambda T: T.cholesky_solve(T.ones(2, 2, dtype=T.long), T.eye(2, dtype=T.long)),
+    "triangular_solve vector": quiet(lambda T: T.triangular_solve(T.ones(2), T.eye(2))),
+    "triangular_solve vector A": quiet(lambda T: T.triangular_solve(T.ones(2, 2), T.ones(2))),
+    "triangular_solve shapes": quiet(lambda T: T.triangular_solve(T.ones(3, 2), T.eye(2))),
+    "triangular_solve dtypes": quiet(lambda T: T.triangular_solve(T.ones(2, 2, dtype=T.float64), T.eye(2))),
+    "triangular_solve batch shapes": quiet(lambda T: T.triangular_solve(T.ones(3, 2, 2), T.eye(2).expand(2, 2, 2))),
     "qr mode": lambda T: T.linalg.qr(T.ones(2, 3), mode="bad"),
     "qr r backward": lambda T: T.linalg.qr(T.ones(3, 2, requires_grad=True), mode="r")[1].sum().backward(),
     "qr complete tall backward": lambda T: T.linalg.qr(T_(T, general(3, 2), grad=True), mode="complete")[0].sum().backward(),
@@ -756,22 +921,25 @@ with warnings.catch_warnings(record=True) as caught:
     for _ in range(2):
         torch.cholesky(torch.eye(2))
         torch.cross(torch.ones(3), torch.ones(3))
+        torch.triangular_solve(torch.eye(2), torch.eye(2))
 print(json.dumps([(w.category.__name__, str(w.message)) for w in caught]))
 """
 
 
 @pytest.mark.torch
 def test_deprecation_warnings(torch_ref):
-    """torch.cholesky and torch.cross without dim warn once per process: fresh interpreters for both."""
+    """torch.cholesky, torch.triangular_solve and torch.cross without dim warn once per process: fresh
+    interpreters for both."""
     def run(module):
         code = _WARNINGS.format(module=module)
         if module == "engine":  # (until engine/__init__.py exports them)
             code = code.replace("import engine as torch", "import engine as torch, engine.linalg as L\n"
-                                "torch.cholesky, torch.cross = L._torch_cholesky, L._torch_cross")
+                                "torch.cholesky, torch.cross = L._torch_cholesky, L._torch_cross\n"
+                                "torch.triangular_solve = L._torch_triangular_solve")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         return json.loads(done.stdout)
     ours, ref = run("engine"), run("torch")
-    assert len(ref) == 2 and ours == ref
+    assert len(ref) == 3 and ours == ref
 
 
 def test_torch_norm_nuc_is_the_matrix_norm(torch_ref, et):
