@@ -9,6 +9,7 @@ import numpy as np
 from ._ops import (_RESULT, _given, _grad_edges_only, _int64, _mul_scalar, _not_implemented, _record_shared,
                    _saved_attr, _saved_slot, _saved_tensor_attr, _shared_rules, _softmax_backward_data, defop, matmul,
                    record, register_saved, tril)
+from ._factories import filled_like
 from ._tensor import Tensor, _wrap
 
 _ALLOWED = {"flash": True, "math": True}  # set by torch.nn.attention.sdpa_kernel
@@ -63,13 +64,6 @@ def _ungroup(g, heads):
     return g if h == heads else g.reshape(b, heads, h // heads, *g.shape[2:]).sum(2)
 
 
-def _like(x, shape):
-    """An empty array laid out as ``x`` (its dims in the same memory order), as ``empty_like`` gives."""
-    order = sorted(range(x.ndim), key=lambda i: -x.strides[i])
-    out = np.empty([shape[i] for i in order], x.dtype)
-    return out.transpose(np.argsort(order))
-
-
 def _flash_forward(q, k, v, mask, is_causal, scale):
     heads = q.shape[1]
     with np.errstate(all="ignore"):
@@ -81,7 +75,7 @@ def _flash_forward(q, k, v, mask, is_causal, scale):
         total = np.sum(e, axis=-1, keepdims=True)
         out = np.where(dead, 0, (e @ _group(v, heads)) / total)
         lse = np.where(dead, 0, m + np.log(total))[..., 0]
-    o = _like(q, out.shape)
+    o = filled_like(q, np.empty, q.dtype)  # (laid out as the query, as PyTorch's kernel allocates it)
     o[...] = out
     b, h, L = lse.shape
     lse_t = np.empty((b, L, h), q.dtype).transpose(0, 2, 1)  # (PyTorch keeps it laid out (batch, L, heads))

@@ -384,10 +384,35 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
                   requires_grad, device)
 
 
+def _dense_dims(d):
+    """``d``'s dims from outermost to innermost in memory when it is laid out other than C order yet
+    non-overlapping and dense (a transpose, a permute): the layout ``empty_like`` keeps. Else None:
+    a fresh tensor is C-contiguous."""
+    if d.ndim < 2 or d.flags.c_contiguous:
+        return None
+    dims = sorted(range(d.ndim), key=lambda i: -d.strides[i])
+    expected = d.itemsize
+    for i in reversed(dims):
+        if d.shape[i] != 1:
+            if d.strides[i] != expected:
+                return None
+            expected *= d.shape[i]
+    return dims
+
+
+def filled_like(d, fill, dt):
+    """``fill(shape, dt)`` (an array) laid out as ``empty_like(d)`` lays it out: what fills memory in order,
+    a random draw, lands where PyTorch's does."""
+    dims = _dense_dims(d)
+    if dims is None:
+        return fill(d.shape, dt)
+    return fill(tuple(d.shape[i] for i in dims), dt).transpose(np.argsort(dims))
+
+
 def _like(fill_fn):
     def like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
         dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
-        return _finish(fill_fn(input._data.shape, dt), None, requires_grad, device)
+        return _finish(filled_like(input._data, fill_fn, dt), None, requires_grad, device)
 
     return like
 

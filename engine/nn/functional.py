@@ -10,6 +10,7 @@ from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cros
                     sigmoid, smooth_l1_loss, softmax, softplus, tanh)
 from .. import _grad_mode, _lazy, _ops
 from .._ops import addmm, matmul
+from .._factories import filled_like
 from .._random import default_generator
 from .._tensor import _wrap
 
@@ -126,7 +127,10 @@ def _dropout(input, p, training, inplace, feature=False):
             if d.ndim < 2:
                 raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
             shape = shape[:2] + (1,) * (d.ndim - 2)
-        keep = default_generator.uniform(shape, np.dtype(np.float64)) < 1 - p
+        if feature:
+            keep = default_generator.uniform(shape, np.dtype(np.float64)) < 1 - p
+        else:  # (drawn in the memory order of the input's layout, as PyTorch's empty_like noise is)
+            keep = filled_like(d, default_generator.uniform, np.dtype(np.float64)) < 1 - p
         noise = _wrap(keep.astype(dt) / dt.type(1 - p))
     return input.mul_(noise) if inplace else input * noise
 

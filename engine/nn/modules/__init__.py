@@ -36,7 +36,9 @@ _LAZY = {name: module for module, names in (
     ("padding", ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
                  "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
                  "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d")),
-    ("fold", ("Fold", "Unfold"))) for name in names}
+    ("fold", ("Fold", "Unfold")),
+    ("transformer", ("Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+                     "TransformerDecoderLayer"))) for name in names}
 
 __getattr__ = _lazy.lazy_getattr(__name__, "torch.nn.modules", {n: (m, n) for n, m in _LAZY.items()})
 
