@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._ops import (_RESULT, _given, _grad_edges_only, _int64, _mul_scalar, _not_implemented, _record_shared,
+from ._ops import (_RESULT, _broadcast_error, _given, _grad_edges_only, _int64, _mul_scalar, _not_implemented, _record_shared,
                    _saved_attr, _saved_slot, _saved_tensor_attr, _shared_rules, _softmax_backward_data, defop, matmul,
                    record, register_saved, tril)
 from ._factories import filled_like
@@ -38,7 +38,7 @@ def _flash_grads(g, out, q, k, v, attn_mask, scale, is_causal, dropout_p, logsum
 
 
 FLASH = defop("ScaledDotProductFlashAttentionForCpuBackward0", *_shared_rules(3, _flash_grads, with_result=True),
-              saves=(0, 1, 2, "result"))
+              saves=(0, 1, 2, "result"), aten="_scaled_dot_product_flash_attention_for_cpu")
 FLASH_BACKWARD = defop("NotImplemented", *[_not_implemented("_scaled_dot_product_flash_attention_for_cpu_backward")] * 6,
                        cpp_name="torch::autograd::NotImplemented")
 
@@ -109,6 +109,12 @@ def _scale(q, scale):
 
 def _flash(query, key, value, attn_mask, is_causal, scale):
     mask = None if attn_mask is None else attn_mask._data
+    if mask is not None:
+        scores = query.shape[:3] + key.shape[2:3]
+        try:
+            np.broadcast_shapes(scores, mask.shape)
+        except ValueError:
+            raise _broadcast_error(scores, mask.shape) from None
     out, lse = _flash_forward(query._data, key._data, value._data, mask, is_causal, _scale(query._data, scale))
     attrs = {"attn_mask": attn_mask, "scale": scale, "is_causal": is_causal, "dropout_p": 0.0, "logsumexp": _wrap(lse)}
     return _record_shared(FLASH, (query, key, value), out, attrs)

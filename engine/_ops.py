@@ -27,10 +27,11 @@ from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_
 
 class Op:
     __slots__ = ("node_cls", "vjps", "saves", "keeps", "differentiable_outputs", "save_for", "_standins",
-                 "_array_vjps")
+                 "_array_vjps", "aten")
 
-    def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False):
+    def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False, aten=None):
         self.node_cls = node_class(name, cpp_name)
+        self.aten = aten  # the ATen op's name, where PyTorch's messages name it otherwise than the node
         self.vjps = vjps
         self.saves = tuple(saves)
         # Tensors among the attrs (an index, a mask) that PyTorch saves: backward frees them with the
@@ -75,8 +76,8 @@ def _standins(vjps, saves, save_for):
     return tuple(sorted(i for i in read if i not in saves or save_for and i in save_for))
 
 
-def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False):
-    return Op(name, vjps, saves, cpp_name, outputs, keeps)
+def defop(name, *vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False, aten=None):
+    return Op(name, vjps, saves, cpp_name, outputs, keeps, aten)
 
 
 _ON_ARRAYS = {}  # an engine function -> what it computes, on NumPy arrays: see _on_arrays
@@ -5885,7 +5886,7 @@ CDIST_BACKWARD = defop("CdistBackwardBackward0", *[_cdist_backward_not_implement
 # (x2's grad is _cdist_backward with the roles swapped, on the transposed grad and result)
 CDIST = defop("CdistBackward0", lambda g, ans, x1, x2, p: _cdist_backward(g, x1, x2, p, ans),
               lambda g, ans, x1, x2, p: _cdist_backward(_mT_contiguous(g), x2, x1, p, _mT_contiguous(ans)),
-              saves=(0, 1, "result"))
+              saves=(0, 1, "result"), aten="_cdist_forward")
 
 
 def _pnorm_last(d, p):

@@ -283,7 +283,9 @@ def _not_implemented(op, message):
     if op.node_cls.__name__ == "NotImplemented":  # "derivative for aten::heaviside is not implemented"
         name = message.split("derivative for ", 1)[-1].split(" ", 1)[0]
         return NotImplementedError(f"Trying to use forward AD with {name} that does not support it.")
-    name = op.node_cls.__name__
+    name = op.aten or op.node_cls.__name__
     name = name[:-len("Backward0")] if name.endswith("Backward0") else name
     return NotImplementedError(
-        f"Trying to use forward AD with {name} that does not support it because it has not been implemented yet.")
+        f"Trying to use forward AD with {name} that does not support it because it has not been implemented yet.\n"
+        "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml"
+        " so that we can prioritize its implementation or submit a PR adding the implementation to derivatives.yaml")
