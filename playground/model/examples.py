@@ -451,6 +451,48 @@ EXAMPLES = (
         output="loss",
     ),
     Example(
+        key="attention",
+        title_en="Attention: softmax(q kᵀ / √d) v, step by step",
+        title_zh="注意力：逐步计算 softmax(q kᵀ / √d) v",
+        explain_en=(
+            "Each query scores every key (q @ k.T / √2), softmax turns each row of scores into weights "
+            "that sum to 1, and out mixes the values with those weights. Every step is a node: "
+            "PermuteBackward0 (k.T), MmBackward0, DivBackward0, SoftmaxBackward0, MmBackward0. Press Backward: "
+            "v.grad is how much attention each value received in all, the column sums of weights: "
+            "[0.5989, 0.5989, 0.8022] in each component (the third key matches both queries). "
+            "fused = F.scaled_dot_product_attention(q, k, v) gives the same numbers through PyTorch's "
+            "math path: the scale split as √scale on q and on k (MulBackward1) and SafeSoftmaxBackward0. "
+            "With 4-D inputs (batch, heads, length, dim) PyTorch runs its fused kernel instead: one node, "
+            "ScaledDotProductFlashAttentionForCpuBackward0."
+        ),
+        explain_zh=(
+            "每个查询给每个键打分（q @ k.T / √2），softmax 把每行分数变成和为 1 的权重，out 按这些权重"
+            "混合各个值。每一步都是一个节点：PermuteBackward0（k.T）、MmBackward0、DivBackward0、SoftmaxBackward0、"
+            "MmBackward0。点击 Backward：v.grad 是每个值总共得到的注意力，即 weights 的列和："
+            "每个分量都是 [0.5989, 0.5989, 0.8022]（第三个键与两个查询都匹配）。"
+            "fused = F.scaled_dot_product_attention(q, k, v) 通过 PyTorch 的数学路径得到同样的数："
+            "缩放拆成 q 和 k 各乘 √scale（MulBackward1），再加上 SafeSoftmaxBackward0。"
+            "输入为 4 维（batch、heads、长度、维度）时，PyTorch 改用融合内核：只有一个节点 "
+            "ScaledDotProductFlashAttentionForCpuBackward0。"
+        ),
+        code=(
+            "import torch\n"
+            "import torch.nn.functional as F\n"
+            "\n"
+            "q = torch.tensor([[1., 0.], [0., 1.]], requires_grad=True)  # 2 queries\n"
+            "k = torch.tensor([[1., 0.], [0., 1.], [1., 1.]], requires_grad=True)  # 3 keys\n"
+            "v = torch.tensor([[1., 0.], [0., 1.], [2., 2.]], requires_grad=True)  # 3 values\n"
+            "\n"
+            "scores = q @ k.T / 2 ** 0.5       # how well each query matches each key\n"
+            "weights = scores.softmax(dim=-1)  # each row sums to 1\n"
+            "out = weights @ v                 # each query's mix of the values\n"
+            "loss = out.sum()\n"
+            "\n"
+            "fused = F.scaled_dot_product_attention(q, k, v)  # PyTorch's one call: the same numbers\n"
+        ),
+        output="loss",
+    ),
+    Example(
         key="module",
         title_en="nn.Linear and an optimizer step",
         title_zh="nn.Linear 与优化器的一步更新",

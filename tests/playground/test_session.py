@@ -228,6 +228,25 @@ def test_forward_ad_example_shows_the_jvp_equal_to_a_grad_entry(session):
     assert rows(done)["x"]["grad"] == "tensor([ 1.3818,  0.0770, -2.8289])"
 
 
+def test_attention_example_shows_what_its_text_says(session):
+    """The weights, the fused call's equal output and graph, and v.grad as the weights' column sums."""
+    ex = next(e for e in EXAMPLES if e.key == "attention")
+    snap = session.run(ex.code)
+    r = rows(snap)
+    assert r["weights"]["grad_fn"] == "SoftmaxBackward0"
+    assert r["out"]["value"].startswith("tensor([[1.2033, 1.0000],")
+    assert r["fused"]["value"] == r["out"]["value"]
+    labels = [n["label"] for n in snap.graph["nodes"]]
+    assert {"PermuteBackward0", "SafeSoftmaxBackward0", "MulBackward1", "SoftmaxBackward0", "DivBackward0"} <= set(labels)
+    assert "TBackward0" not in labels
+    done = session.backward("loss", None, False, False)
+    assert rows(done)["v"]["grad"] == ("tensor([[0.5989, 0.5989],\n        [0.5989, 0.5989],\n"
+                                       "        [0.8022, 0.8022]])")
+    for number in ("0.5989", "0.8022", "PermuteBackward0", "SafeSoftmaxBackward0",
+                   "ScaledDotProductFlashAttentionForCpuBackward0"):
+        assert number in ex.explain_en and number in ex.explain_zh
+
+
 def test_examples_are_bilingual():
     keys = [e.key for e in EXAMPLES]
     assert len(keys) == len(set(keys)) and keys[0] == "basics"
