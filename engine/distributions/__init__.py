@@ -1,6 +1,8 @@
 """``torch.distributions``: Normal, Uniform, Laplace, Exponential, Bernoulli, Categorical,
-OneHotCategorical(StraightThrough), Independent, Binomial, Geometric, Poisson, Gamma, Beta and Dirichlet,
-with ``kl_divergence`` between the pairs PyTorch defines among them and PyTorch's validation errors.
+OneHotCategorical(StraightThrough), Independent, Binomial, Geometric, Poisson, Gamma, Beta, Dirichlet,
+MultivariateNormal, LowRankMultivariateNormal, TransformedDistribution with the transforms of
+``torch.distributions.transforms``, LogNormal and Gumbel, with ``biject_to``/``transform_to``,
+``kl_divergence`` between the pairs PyTorch defines among them and PyTorch's validation errors.
 
 >>> from torch.distributions import Normal
 >>> Normal(0.0, 1.0).log_prob(torch.tensor(0.5))
@@ -13,6 +15,7 @@ Dirichlet (``torch._standard_gamma``: PyTorch's gamma sampler and its implicit r
 gradient are C++ kernels the engine does not have); they raise NotImplementedError, as does
 ``Gamma.cdf`` (``torch.special.gammainc``).
 """
+from .. import _lazy
 from . import constraints
 from .bernoulli import Bernoulli
 from .beta import Beta
@@ -27,12 +30,34 @@ from .geometric import Geometric
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
 from .uniform import Uniform
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Dirichlet", "Distribution", "Exponential",
-           "ExponentialFamily", "Gamma", "Geometric",
-           "Independent", "Laplace", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
-           "Uniform", "constraints", "kl_divergence", "register_kl"]
+           "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "Independent", "Laplace", "LogNormal",
+           "LowRankMultivariateNormal", "MultivariateNormal", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Poisson", "TransformedDistribution", "Uniform", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"]
+_TRANSFORMS = ("AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
+               "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform", "LowerCholeskyTransform",
+               "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+               "SoftplusTransform", "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform",
+               "Transform", "identity_transform")  # transforms.__all__
+__all__.extend(_TRANSFORMS)
+
+# Loaded at first use: the transforms are much code to compile, and many programs never use them.
+_LAZY = {**{name: (name, None) for name in ("transforms", "transformed_distribution", "constraint_registry",
+                                            "log_normal", "gumbel")},
+         "TransformedDistribution": ("transformed_distribution", "TransformedDistribution"),
+         "LogNormal": ("log_normal", "LogNormal"), "Gumbel": ("gumbel", "Gumbel"),
+         "biject_to": ("constraint_registry", "biject_to"), "transform_to": ("constraint_registry", "transform_to"),
+         **{name: ("transforms", name) for name in _TRANSFORMS}}
+__getattr__ = _lazy.lazy_getattr(__name__, "torch.distributions", _LAZY)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

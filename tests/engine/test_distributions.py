@@ -63,6 +63,33 @@ def shapes(d, sample_shape=()):
 
 
 LOC, SCALE, X = [0.5, -1.0, 2.0], [1.0, 0.5, 2.5], [0.3, -2.0, 4.0]
+# A 3-d MultivariateNormal: loc, covariance, its precision and lower Cholesky factor, points
+MU = [0.5, -1.0, 2.0]
+COV = [[2.0, 0.3, -0.4], [0.3, 1.0, 0.2], [-0.4, 0.2, 1.5]]
+PREC = [[1.5, -0.2, 0.3], [-0.2, 2.0, 0.1], [0.3, 0.1, 0.8]]
+TRIL = [[1.2, 0.0, 0.0], [0.3, 0.8, 0.0], [-0.5, 0.4, 1.1]]
+PTS = [[0.3, -2.0, 4.0], [0.0, 0.0, 0.0], [1.5, -0.5, 1.0]]
+W, DIAG = [[0.5, -0.2], [1.0, 0.3], [-0.4, 0.9]], [0.7, 1.2, 0.4]
+
+
+def node_names(t):
+    """The names of the nodes of ``t``'s graph, breadth first, each once (None for a leaf's AccumulateGrad)."""
+    seen, order, todo = set(), [], [t.grad_fn]
+    while todo:
+        fn = todo.pop(0)
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        order.append(fn.name())
+        todo += [f for f, _ in fn.next_functions]
+    return order
+
+
+def transform_view(t, x):
+    """A transform applied both ways, with its log-det-Jacobian and what it says of itself."""
+    y = t(x)
+    return (repr(t), y, t.inv(y), t.log_abs_det_jacobian(x, y), t.domain, t.codomain, t.bijective,
+            t.forward_shape(x.shape), t.inverse_shape(y.shape))
 
 CALLS = {
     # Normal
@@ -381,7 +408,254 @@ CALLS = {
         D(T).Bernoulli(logits=T.zeros(3)), D(T).Categorical(T.ones(4)), D(T).Categorical(logits=T.ones(1)),
         D(T).OneHotCategorical(T.ones(3)), D(T).Independent(D(T).Bernoulli(T.ones(2, 2) / 2), 2),
         D(T).Geometric(T.tensor([0.5])), D(T).Poisson(3.0), D(T).Binomial(5, T.tensor(0.5)))],
+    # MultivariateNormal
+    "mvn_log_prob_grads": lambda T: grads_of(lambda T, m, c, x: D(T).MultivariateNormal(m, c).log_prob(x))(
+        T, MU, COV, PTS),
+    "mvn_log_prob_graph": lambda T: (lambda lp: (lp, node_names(lp)))(
+        D(T).MultivariateNormal(leaf(T, MU), leaf(T, COV)).log_prob(T.tensor(PTS))),
+    "mvn_scale_tril_grads": lambda T: grads_of(lambda T, m, L, x: D(T).MultivariateNormal(m, scale_tril=L).log_prob(x))(
+        T, MU, TRIL, PTS),
+    "mvn_precision_grads": lambda T: grads_of(
+        lambda T, m, P, x: D(T).MultivariateNormal(m, precision_matrix=P).log_prob(x))(T, MU, PREC, PTS),
+    "mvn_precision_factors": lambda T: (lambda d: (d.scale_tril, d.covariance_matrix, d.precision_matrix,
+                                                   node_names(d.scale_tril)))(
+        D(T).MultivariateNormal(T.zeros(3), precision_matrix=leaf(T, PREC))),
+    "mvn_params_of_cov": lambda T: (lambda d: (d.scale_tril, d.precision_matrix, d.covariance_matrix, repr(d)))(
+        D(T).MultivariateNormal(leaf(T, MU), leaf(T, COV))),
+    "mvn_params_of_tril": lambda T: (lambda d: (repr(d), d.covariance_matrix, d.precision_matrix, d.scale_tril,
+                                                repr(d)))(D(T).MultivariateNormal(T.zeros(3), scale_tril=leaf(T, TRIL))),
+    "mvn_stats_entropy": lambda T: (lambda d: (d.mean, d.mode, d.variance, d.stddev, d.entropy(), d.perplexity()))(
+        D(T).MultivariateNormal(leaf(T, MU), leaf(T, COV))),
+    "mvn_entropy_grads": lambda T: grads_of(lambda T, c: D(T).MultivariateNormal(T.zeros(3), c).entropy())(T, COV),
+    "mvn_batch_loc": lambda T: (lambda d: (d.batch_shape, d.event_shape, d.log_prob(T.tensor(PTS[:2])), d.entropy(),
+                                           d.variance, d.loc.shape, d.covariance_matrix.shape, repr(d)))(
+        D(T).MultivariateNormal(leaf(T, [MU, X]), leaf(T, COV))),
+    "mvn_batch_cov": lambda T: grads_of(lambda T, c, x: D(T).MultivariateNormal(T.zeros(2, 1, 3), c).log_prob(x))(
+        T, [COV, [[1.0, 0.2, 0.0], [0.2, 2.0, 0.1], [0.0, 0.1, 1.3]]], [PTS[::2], PTS[2::-2]]),
+    "mvn_log_prob_broadcast_value": lambda T: D(T).MultivariateNormal(
+        T.zeros(2, 3), scale_tril=T.tensor([TRIL, [[1.0, 0, 0], [0, 2, 0], [1, 1, 1]]])).log_prob(
+        T.tensor(PTS).reshape(3, 1, 3)),
+    "mvn_log_prob_sample_dims": lambda T: D(T).MultivariateNormal(
+        T.zeros(2, 1, 3), scale_tril=T.tensor([[TRIL], [[[1.0, 0, 0], [0, 2, 0], [1, 1, 1]]]])).log_prob(
+        T.arange(24.0).reshape(4, 2, 1, 3) / 10),
+    "mvn_2d_float64": lambda T: grads_of(lambda T, m: D(T).MultivariateNormal(
+        m.double(), T.tensor([[2.0, 0.5], [0.5, 1.0]], dtype=T.float64)).log_prob(
+        T.tensor([[0.1, 0.2], [3.0, -1.0]], dtype=T.float64)))(T, [0.5, -0.5]),
+    "mvn_1d_event": lambda T: (lambda d: (d.log_prob(T.tensor([[0.5], [2.0]])), d.entropy(), d.variance))(
+        D(T).MultivariateNormal(leaf(T, [1.0]), T.tensor([[4.0]]))),
+    "mvn_rsample_grads": seeded(lambda T: grads_of(
+        lambda T, m, L: D(T).MultivariateNormal(m, scale_tril=L).rsample((2,)))(T, MU, TRIL)),
+    "mvn_rsample_cov_grads": seeded(lambda T: grads_of(
+        lambda T, m, c: D(T).MultivariateNormal(m, c).rsample((4,)))(T, MU, COV), seed=5),
+    "mvn_sample_batch": seeded(lambda T: D(T).MultivariateNormal(
+        T.tensor([MU, X]), T.tensor(COV)).sample((2,)), seed=3),
+    "mvn_sample_no_grad": seeded(lambda T: D(T).MultivariateNormal(leaf(T, MU), leaf(T, COV)).sample()),
+    "mvn_expand": lambda T: (lambda d: (repr(d), d.batch_shape, d.loc.shape, d.covariance_matrix.shape,
+                                        d.scale_tril.shape, d.log_prob(T.tensor(PTS)), d.entropy(),
+                                        d._validate_args))(
+        D(T).MultivariateNormal(leaf(T, MU), leaf(T, COV)).expand((3,))),
+    "mvn_expand_tril": lambda T: (lambda d: (repr(d), d.precision_matrix.shape, d.variance))(
+        D(T).MultivariateNormal(T.zeros(3), scale_tril=T.tensor(TRIL)).expand([2, 2])),
+    "mvn_attrs": lambda T: (lambda M: (M.arg_constraints, M.support, M.has_rsample, M.has_enumerate_support))(
+        D(T).MultivariateNormal),
+    "mvn_unchecked_value": lambda T: D(T).MultivariateNormal(T.zeros(3), T.tensor(COV), validate_args=False).log_prob(
+        T.tensor([float("nan"), 0.0, 1.0])),
+    "kl_mvn_mvn": lambda T: grads_of(lambda T, m, c, L: D(T).kl_divergence(
+        D(T).MultivariateNormal(m, c), D(T).MultivariateNormal(T.tensor(X), scale_tril=L)))(T, MU, COV, TRIL),
+    "kl_mvn_mvn_batch": lambda T: (lambda k: (k, node_names(k)))(D(T).kl_divergence(
+        D(T).MultivariateNormal(leaf(T, [MU, X]), T.tensor(COV)),
+        D(T).MultivariateNormal(T.zeros(3, 1, 3), precision_matrix=T.tensor(PREC)))),
+    "kl_mvn_self": lambda T: D(T).kl_divergence(D(T).MultivariateNormal(T.tensor(MU), T.tensor(COV)),
+                                                D(T).MultivariateNormal(T.tensor(MU), T.tensor(COV))),
+    # LowRankMultivariateNormal
+    "lowrank_log_prob_grads": lambda T: grads_of(lambda T, m, w, dg, x: D(T).LowRankMultivariateNormal(
+        m, w, dg).log_prob(x))(T, MU, W, DIAG, PTS),
+    "lowrank_params": lambda T: (lambda d: (d.variance, d.scale_tril, d.covariance_matrix, d.precision_matrix,
+                                            d.entropy(), d.mean, d.mode, repr(d), d.batch_shape, d.event_shape))(
+        D(T).LowRankMultivariateNormal(leaf(T, MU), leaf(T, W), leaf(T, DIAG))),
+    "lowrank_batch": lambda T: (lambda d: (d.log_prob(T.tensor(PTS[:2])), d.entropy(), d.batch_shape,
+                                           d.cov_factor.shape, repr(d)))(
+        D(T).LowRankMultivariateNormal(T.zeros(2, 3), leaf(T, W), leaf(T, [DIAG, [1.0, 1.0, 1.0]]))),
+    "lowrank_rsample_grads": seeded(lambda T: grads_of(lambda T, w, dg: D(T).LowRankMultivariateNormal(
+        T.tensor(MU), w, dg).rsample((3,)))(T, W, DIAG), seed=8),
+    "lowrank_expand": lambda T: (lambda d: (repr(d), d.batch_shape, d.log_prob(T.tensor(PTS[0])), d.variance.shape))(
+        D(T).LowRankMultivariateNormal(T.zeros(3), T.tensor(W), T.tensor(DIAG)).expand((2,))),
+    "kl_lowrank_pairs": lambda T: grads_of(lambda T, m, w, dg, c: T.stack([
+        D(T).kl_divergence(D(T).LowRankMultivariateNormal(m, w, dg), D(T).LowRankMultivariateNormal(
+            T.zeros(3), T.tensor(W[::-1]), T.ones(3))),
+        D(T).kl_divergence(D(T).LowRankMultivariateNormal(m, w, dg), D(T).MultivariateNormal(T.zeros(3), c)),
+        D(T).kl_divergence(D(T).MultivariateNormal(m, c), D(T).LowRankMultivariateNormal(T.ones(3), w, dg))]))(
+        T, MU, W, DIAG, COV),
+    # transforms
+    "transform_exp": lambda T: transform_view(D(T).ExpTransform(), leaf(T, X)),
+    "transform_affine": lambda T: transform_view(D(T).AffineTransform(leaf(T, LOC), leaf(T, [2.0, -0.5, 1.0])),
+                                                 leaf(T, X)),
+    "transform_affine_scalars": lambda T: (lambda t: transform_view(t, leaf(T, X)) + (t.sign, t.event_dim))(
+        D(T).AffineTransform(1.0, -3.0)),
+    "transform_affine_event_dim": lambda T: (lambda t: transform_view(t, leaf(T, [X, LOC])) + (t.event_dim,))(
+        D(T).AffineTransform(T.zeros(3), leaf(T, [2.0, 0.5, 3.0]), event_dim=1)),
+    "transform_sigmoid": lambda T: transform_view(D(T).SigmoidTransform(), leaf(T, [-20.0, 0.3, 5.0, 100.0])),
+    "transform_tanh": lambda T: transform_view(D(T).TanhTransform(), leaf(T, [-3.0, 0.3, 1.5])),
+    "transform_softplus": lambda T: transform_view(D(T).SoftplusTransform(), leaf(T, [-3.0, 0.3, 25.0])),
+    "transform_power": lambda T: (lambda t: transform_view(t, leaf(T, [0.5, 1.5, 3.0])) + (t.sign,))(
+        D(T).PowerTransform(leaf(T, [2.0, -0.5, 0.0]))),
+    "transform_power_scalar": lambda T: (lambda t: transform_view(t, leaf(T, SCALE)) + (t.exponent, t.sign))(
+        D(T).PowerTransform(3.0)),
+    "transform_abs": lambda T: (lambda t: (t(leaf(T, LOC)), t.inv(T.tensor(X)), t.bijective, repr(t)))(
+        D(T).AbsTransform()),
+    "transform_softmax": lambda T: (lambda t, x: (t(x), t.inv(t(x)), t.domain, t.codomain, t.bijective,
+                                                  t.forward_shape(x.shape), t.event_dim))(
+        D(T).SoftmaxTransform(), leaf(T, [X, LOC])),
+    "transform_stick_breaking": lambda T: transform_view(D(T).StickBreakingTransform(), leaf(T, [X, LOC])),
+    "transform_lower_cholesky": lambda T: (lambda t, x: (t(x), t.inv(t(x)), t.domain, t.codomain, t.event_dim))(
+        D(T).LowerCholeskyTransform(), leaf(T, COV)),
+    "transform_positive_definite": lambda T: (lambda t, x: (t(x), t.inv(t(x)), t.codomain))(
+        D(T).PositiveDefiniteTransform(), leaf(T, TRIL)),
+    "transform_corr_cholesky": lambda T: transform_view(D(T).CorrCholeskyTransform(), leaf(T, [[0.5, -1.0, 2.0],
+                                                                                                 [0.0, 0.3, -0.2]])),
+    "transform_reshape": lambda T: transform_view(D(T).ReshapeTransform((6,), (2, 3)), leaf(T, [X + LOC])),
+    "transform_independent": lambda T: transform_view(D(T).IndependentTransform(D(T).ExpTransform(), 1),
+                                                      leaf(T, [X, LOC])),
+    "transform_cat": lambda T: (lambda t, x: (t(x), t.inv(t(x)), t.log_abs_det_jacobian(x, t(x)), t.domain,
+                                              t.codomain, t.event_dim, t.bijective, t.length))(
+        D(T).CatTransform([D(T).ExpTransform(), D(T).AffineTransform(1.0, 2.0)], dim=1, lengths=[2, 1]),
+        leaf(T, [X, LOC])),
+    "transform_stack": lambda T: (lambda t, x: (t(x), t.inv(t(x)), t.log_abs_det_jacobian(x, t(x)), t.domain,
+                                                t.codomain, t.bijective))(
+        D(T).StackTransform([D(T).ExpTransform(), D(T).TanhTransform(), D(T).SigmoidTransform()], dim=1),
+        leaf(T, [X, LOC])),
+    "transform_cdf": lambda T: transform_view(D(T).CumulativeDistributionTransform(D(T).Normal(0.0, 2.0)),
+                                              leaf(T, X)),
+    "transform_compose": lambda T: (lambda t: transform_view(t, leaf(T, [0.3, -0.2, 0.9])) + (t.sign, repr(t.inv), t.inv.inv is t,
+                                                                                t.event_dim))(
+        D(T).ComposeTransform([D(T).AffineTransform(0.5, -0.5), D(T).TanhTransform(), D(T).ExpTransform()])),
+    "transform_compose_event_dims": lambda T: (lambda t: (t.domain, t.codomain, t(leaf(T, [X, LOC])),
+                                                          t.log_abs_det_jacobian(leaf(T, [X, LOC]),
+                                                                                 t(T.tensor([X, LOC])))))(
+        D(T).ComposeTransform([D(T).ExpTransform(), D(T).StickBreakingTransform()])),
+    "transform_identity": lambda T: (lambda t: (repr(t), t(T.tensor(X)), t.inv(T.tensor(X)), t.domain, t.codomain,
+                                                t.log_abs_det_jacobian(T.tensor(X), T.tensor(X)), t.bijective,
+                                                t.sign))(D(T).identity_transform),
+    "transform_inverse": lambda T: (lambda t: (repr(t.inv), t.inv.inv is t, t.inv is t.inv, t.inv.domain,
+                                               t.inv.codomain, t.inv.sign, t.inv.bijective, t.inv(T.tensor([0.5, 2.0])),
+                                               t.inv.log_abs_det_jacobian(T.tensor([0.5, 2.0]),
+                                                                          t.inv(T.tensor([0.5, 2.0]))),
+                                               t.inv == D(T).ExpTransform().inv, t.inv == t))(D(T).ExpTransform()),
+    "transform_equality": lambda T: (
+        D(T).ExpTransform() == D(T).ExpTransform(), D(T).ExpTransform() != D(T).SigmoidTransform(),
+        D(T).AffineTransform(1.0, 2.0) == D(T).AffineTransform(1.0, 2.0),
+        D(T).AffineTransform(T.ones(2), 2.0) == D(T).AffineTransform(T.ones(2), 2.0),
+        D(T).AffineTransform(1.0, 2.0) == D(T).AffineTransform(1.0, 3.0),
+        D(T).PowerTransform(2.0) == D(T).PowerTransform(T.tensor(2.0)),
+        D(T).ComposeTransform([D(T).ExpTransform()]) == D(T).ComposeTransform([D(T).ExpTransform()]),
+        D(T).Transform() == D(T).Transform(), D(T).TanhTransform() == D(T).TanhTransform().inv.inv),
+    "transform_cache": lambda T: (lambda t, x: (lambda y: (t.inv(y) is x, t(x) is y, t._cache_size,
+                                                           t.with_cache(1) is t, t.with_cache(0)._cache_size,
+                                                           t.inv.with_cache(0).inv._cache_size))(t(x)))(
+        D(T).TanhTransform(cache_size=1), T.tensor(X)),
+    "transform_uncached": lambda T: (lambda t, x: t.inv(t(x)) is x)(D(T).ExpTransform(), T.tensor(X)),
+    "transform_tanh_clipped_inverse": lambda T: (
+        D(T).TanhTransform().inv(T.tensor([1.0, -1.0, 0.5])),
+        (lambda t: (lambda y: t.inv(y))(t(T.tensor([30.0, -30.0]))))(D(T).TanhTransform(cache_size=1))),
+    "transform_shapes": lambda T: (
+        D(T).AffineTransform(T.zeros(3), 1.0).forward_shape(T.Size([2, 1])),
+        D(T).StickBreakingTransform().forward_shape((4, 2)), D(T).StickBreakingTransform().inverse_shape((4, 3)),
+        D(T).CorrCholeskyTransform().forward_shape((2, 6)), D(T).CorrCholeskyTransform().inverse_shape((2, 4, 4)),
+        D(T).ReshapeTransform((4,), (2, 2)).forward_shape(T.Size([3, 4])),
+        D(T).PowerTransform(T.ones(2)).inverse_shape(T.Size([3, 1]))),
+    "transform_grads": lambda T: grads_of(lambda T, x: T.stack([
+        t.log_abs_det_jacobian(x, t(x)) + t(x) for t in (
+            D(T).ExpTransform(), D(T).SigmoidTransform(), D(T).TanhTransform(), D(T).SoftplusTransform(),
+            D(T).AffineTransform(1.0, -2.0), D(T).ExpTransform().inv.inv)]))(T, X),
+    # TransformedDistribution
+    "transformed_tanh_normal": lambda T: grads_of(lambda T, m, s: (lambda d: d.log_prob(T.tensor([0.5, -0.9, 0.99])))(
+        D(T).TransformedDistribution(D(T).Normal(m, s), [D(T).TanhTransform()])))(T, LOC, SCALE),
+    "transformed_tanh_normal_rsample": seeded(lambda T: grads_of(lambda T, m, s: (lambda d: (lambda y: y + d.log_prob(y))(
+        d.rsample((2,))))(D(T).TransformedDistribution(D(T).Normal(m, s), D(T).TanhTransform(cache_size=1))))(
+        T, LOC, SCALE)),
+    "transformed_shapes": lambda T: (lambda d: (repr(d), d.batch_shape, d.event_shape, d.support, d.has_rsample,
+                                                d.base_dist.batch_shape, type(d.base_dist).__name__,
+                                                d.sample((2,)).shape))(
+        D(T).TransformedDistribution(D(T).Normal(T.zeros(2, 3), 1.0), [D(T).StickBreakingTransform()])),
+    "transformed_stick_breaking_log_prob": lambda T: grads_of(lambda T, m: D(T).TransformedDistribution(
+        D(T).Normal(m, 1.0), D(T).StickBreakingTransform()).log_prob(T.tensor([0.2, 0.3, 0.1, 0.4])))(T, LOC),
+    "transformed_affine_cdf_icdf": lambda T: (lambda d: (d.cdf(T.tensor([0.5, 2.0])), d.icdf(T.tensor([0.1, 0.7])),
+                                                         d.log_prob(T.tensor([0.5, 2.0])), d.support))(
+        D(T).TransformedDistribution(D(T).Normal(leaf(T, [0.5, 1.0]), 1.0),
+                                     [D(T).AffineTransform(1.0, -2.0), D(T).ExpTransform()])),
+    "transformed_expand": lambda T: (lambda d: (repr(d), d.batch_shape, d.base_dist.batch_shape,
+                                                d.log_prob(T.tensor([0.5, 2.0]))))(
+        D(T).TransformedDistribution(D(T).Normal(T.zeros(2), 1.0), D(T).ExpTransform()).expand((3, 2))),
+    "transformed_mvn_affine": lambda T: (lambda d: (d.batch_shape, d.event_shape, d.support,
+                                                    d.log_prob(T.tensor(PTS))))(
+        D(T).TransformedDistribution(D(T).MultivariateNormal(leaf(T, MU), T.tensor(COV)),
+                                     [D(T).AffineTransform(1.0, T.tensor([2.0, 1.0, 0.5]), event_dim=1)])),
+    "transformed_lifts_batch_dims": lambda T: (lambda d: (d.batch_shape, d.event_shape, repr(d.base_dist),
+                                                          d.log_prob(T.tensor([[0.1, 0.2], [0.3, 0.4]]))))(
+        D(T).TransformedDistribution(D(T).Normal(T.zeros(2, 2), 1.0), [D(T).IndependentTransform(
+            D(T).ExpTransform(), 1)])),
+    "transformed_no_transforms": lambda T: (lambda d: (d.support, d.log_prob(T.tensor(0.5)), d.event_shape))(
+        D(T).TransformedDistribution(D(T).Normal(0.0, 1.0), [])),
+    "transformed_sample": seeded(lambda T: D(T).TransformedDistribution(
+        D(T).Normal(T.zeros(2), 1.0), [D(T).SigmoidTransform(), D(T).AffineTransform(-1.0, 2.0)]).sample((3,)), seed=6),
+    "kl_transformed": lambda T: grads_of(lambda T, m, s: D(T).kl_divergence(
+        D(T).TransformedDistribution(D(T).Normal(m, s), [D(T).ExpTransform()]),
+        D(T).TransformedDistribution(D(T).Normal(0.0, 1.0), [D(T).ExpTransform()])))(T, LOC, SCALE),
+    # LogNormal and Gumbel
+    "lognormal_log_prob_grads": lambda T: grads_of(lambda T, m, s: D(T).LogNormal(m, s).log_prob(
+        T.tensor([0.5, 1.0, 7.0])))(T, LOC, SCALE),
+    "lognormal_stats": lambda T: (lambda d: (d.mean, d.mode, d.variance, d.stddev, d.entropy(), d.loc, d.scale,
+                                             repr(d), d.support, d.cdf(T.tensor([0.5, 1.0, 2.0])),
+                                             d.icdf(T.tensor([0.2, 0.6, 0.7]))))(
+        D(T).LogNormal(leaf(T, LOC), leaf(T, SCALE))),
+    "lognormal_rsample": seeded(lambda T: grads_of(lambda T, m, s: D(T).LogNormal(m, s).rsample((2,)))(T, LOC, SCALE)),
+    "lognormal_expand": lambda T: (lambda d: (repr(d), type(d).__name__, d.batch_shape, d.mean))(
+        D(T).LogNormal(T.tensor([0.0, 1.0]), 1.0).expand((2, 2))),
+    "kl_lognormal": lambda T: grads_of(lambda T, m, s: D(T).kl_divergence(
+        D(T).LogNormal(m, s), D(T).LogNormal(0.0, 2.0)))(T, LOC, SCALE),
+    "gumbel_log_prob_grads": lambda T: grads_of(lambda T, m, s: D(T).Gumbel(m, s).log_prob(T.tensor(X)))(
+        T, LOC, SCALE),
+    "gumbel_stats": lambda T: (lambda d: (d.mean, d.mode, d.stddev, d.variance, d.entropy(), repr(d), d.support,
+                                          d.cdf(T.tensor(X)), d.icdf(T.tensor([0.1, 0.5, 0.9]))))(
+        D(T).Gumbel(leaf(T, LOC), leaf(T, SCALE))),
+    "gumbel_scalars": lambda T: (lambda d: (repr(d), d.batch_shape, d.loc, d.log_prob(T.tensor(0.5)),
+                                            d.base_dist.low, d.base_dist.high))(D(T).Gumbel(1.0, 2.0)),
+    "gumbel_rsample": seeded(lambda T: grads_of(lambda T, m, s: D(T).Gumbel(m, s).rsample((2,)))(T, LOC, SCALE), seed=2),
+    "gumbel_expand": lambda T: (lambda d: (repr(d), d.batch_shape, d.log_prob(T.tensor(1.0))))(
+        D(T).Gumbel(T.tensor([0.0, 1.0]), 2.0).expand((3, 2))),
+    "kl_gumbel_pairs": lambda T: grads_of(lambda T, a, b: T.stack([
+        D(T).kl_divergence(D(T).Gumbel(a, b), D(T).Gumbel(1.0, 2.0)),
+        D(T).kl_divergence(D(T).Gumbel(a, b), D(T).Normal(1.0, 2.0)),
+        D(T).kl_divergence(D(T).Normal(a, b), D(T).Gumbel(1.0, 2.0)),
+        D(T).kl_divergence(D(T).Exponential(b), D(T).Gumbel(a, 2.0)),
+        D(T).kl_divergence(D(T).Gamma(b, 2.0), D(T).Gumbel(a, 2.0)),
+        D(T).kl_divergence(D(T).Uniform(a, a + b), D(T).Gumbel(1.0, 2.0)),
+        D(T).kl_divergence(D(T).Gumbel(a, b), D(T).Exponential(2.0))]))(T, [0.5, 2.0], [1.5, 0.7]),
+    # biject_to, transform_to and the new constraints
+    "biject_transform_to": lambda T: (lambda C: [(repr(D(T).biject_to(c)), repr(D(T).transform_to(c))) for c in (
+        C.real, C.positive, C.nonnegative, C.greater_than(2.0), C.less_than(1.0), C.unit_interval,
+        C.interval(-1.0, 3.0), C.half_open_interval(0.0, 1.0), C.simplex, C.real_vector, C.corr_cholesky,
+        C.independent(C.positive, 1), C.cat([C.real, C.positive], lengths=[1, 2]), C.stack([C.real, C.positive]))]
+        + [repr(D(T).transform_to(c)) for c in (C.lower_cholesky, C.positive_definite, C.positive_semidefinite)])(
+        D(T).constraints),
+    "biject_to_values": lambda T: (lambda C, x: [D(T).biject_to(c)(x) for c in (
+        C.positive, C.greater_than(1.0), C.less_than(-1.0), C.unit_interval, C.interval(-1.0, 3.0),
+        C.independent(C.positive, 1))] + [D(T).biject_to(C.simplex)(x), D(T).transform_to(C.simplex)(x),
+                                          D(T).transform_to(C.lower_cholesky)(T.tensor(COV))])(
+        D(T).constraints, leaf(T, X)),
+    "biject_to_param": lambda T: grads_of(lambda T, u: (lambda t: D(T).Normal(0.0, t(u)).log_prob(T.tensor(X)))(
+        D(T).biject_to(D(T).Normal.arg_constraints["scale"])))(T, [0.5, -0.3, 1.2]),
+    "constraint_matrices": lambda T: (lambda C: [
+        C.positive_definite.check(T.tensor([COV, [[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]])),
+        C.positive_definite.check(T.tensor([[1.0, 2.0], [0.0, 1.0]])),
+        C.positive_semidefinite.check(T.tensor([[[1.0, 1.0], [1.0, 1.0]], [[1.0, 2.0], [2.0, 1.0]]])),
+        C.corr_cholesky.check(T.tensor([[[1.0, 0.0], [0.6, 0.8]], [[1.0, 0.0], [0.6, 0.9]]])),
+        [repr(c) for c in (C.positive_definite, C.positive_semidefinite, C.corr_cholesky)],
+        [(c.event_dim, c.is_discrete) for c in (C.positive_definite, C.positive_semidefinite, C.corr_cholesky)]])(
+        D(T).constraints),
     # tutorials
+    "tutorial_mvn_vae": lambda T: mvn_vae(T),
+    "tutorial_sac_tanh_policy": lambda T: sac_policy(T),
     "tutorial_reinforce": lambda T: reinforce(T),
     "tutorial_actor_critic_logits": lambda T: actor_critic(T),
     "tutorial_vae_kl": lambda T: vae(T),
@@ -534,6 +808,48 @@ def squashed_gaussian(T):
     return y_t, log_prob, mu.grad, log_std.grad
 
 
+def mvn_vae(T):
+    """A VAE whose posterior is a full-covariance MultivariateNormal: the encoder gives loc and an unconstrained
+    matrix made lower-Cholesky by transform_to; z = q.rsample(), KL(q || N(0, I)) in closed form."""
+    T.manual_seed(5)
+    D_ = T.distributions
+    enc = T.nn.Linear(4, 2 + 4)
+    dec = T.nn.Linear(2, 4)
+    x = T.tensor([[0.1, 0.9, 0.4, 0.0], [0.7, 0.2, 0.3, 1.0], [0.5, 0.5, 0.5, 0.5]])
+    h = enc(x)
+    mu, raw = h[:, :2], h[:, 2:].reshape(-1, 2, 2)
+    L = D_.transform_to(D_.constraints.lower_cholesky)(raw)
+    q = D_.MultivariateNormal(mu, scale_tril=L)
+    p = D_.MultivariateNormal(T.zeros(2), T.eye(2))
+    z = q.rsample()
+    recon = T.sigmoid(dec(z))
+    recon_loss = T.nn.functional.binary_cross_entropy(recon, x, reduction="sum")
+    kl = D_.kl_divergence(q, p).sum()
+    loss = recon_loss + kl
+    loss.backward()
+    return z, kl, q.log_prob(z), q.entropy(), loss, enc.weight.grad, enc.bias.grad, dec.weight.grad, node_names(kl)
+
+
+def sac_policy(T):
+    """SAC's actor: a tanh-squashed Gaussian scaled to the action bounds, as a TransformedDistribution whose
+    log_prob of its own rsample uses the cached pre-tanh value; the entropy-regularised actor loss."""
+    T.manual_seed(6)
+    D_ = T.distributions
+    net = T.nn.Linear(3, 4)
+    obs = T.tensor([[0.5, -1.0, 0.2], [1.0, 0.0, -0.5]])
+    mu, log_std = net(obs).chunk(2, dim=-1)
+    log_std = T.clamp(log_std, -5.0, 2.0)
+    base = D_.Independent(D_.Normal(mu, log_std.exp()), 1)
+    pi = D_.TransformedDistribution(base, [D_.TanhTransform(cache_size=1), D_.AffineTransform(0.5, 2.0, event_dim=1)])
+    action = pi.rsample()
+    logp = pi.log_prob(action)
+    q_value = -(action - 0.5).pow(2).sum(-1)
+    loss = (0.2 * logp - q_value).mean()
+    loss.backward()
+    greedy = pi.transforms[1](T.tanh(base.mean))
+    return action, logp, loss, net.weight.grad, net.bias.grad, greedy, pi.batch_shape, pi.event_shape, pi.support
+
+
 ERRORS = {
     "normal_negative_scale": lambda T: D(T).Normal(0.0, -1.0),
     "normal_zero_scale_tensor": lambda T: D(T).Normal(T.zeros(2), T.tensor([1.0, 0.0])),
@@ -611,6 +927,88 @@ ERRORS = {
     "dependent_check": lambda T: D(T).constraints.dependent.check(T.ones(1)),
     "dependent_event_dim": lambda T: D(T).constraints.dependent.event_dim,
     "independent_constraint_dims": lambda T: D(T).constraints.independent(D(T).constraints.real, 2).check(T.ones(3)),
+    # MultivariateNormal
+    "mvn_loc_0d": lambda T: D(T).MultivariateNormal(T.tensor(0.0), T.eye(1)),
+    "mvn_no_matrix": lambda T: D(T).MultivariateNormal(T.zeros(2)),
+    "mvn_two_matrices": lambda T: D(T).MultivariateNormal(T.zeros(2), T.eye(2), scale_tril=T.eye(2)),
+    "mvn_cov_1d": lambda T: D(T).MultivariateNormal(T.zeros(2), T.ones(2)),
+    "mvn_tril_1d": lambda T: D(T).MultivariateNormal(T.zeros(2), scale_tril=T.ones(2)),
+    "mvn_precision_1d": lambda T: D(T).MultivariateNormal(T.zeros(2), precision_matrix=T.ones(2)),
+    "mvn_batch_mismatch": lambda T: D(T).MultivariateNormal(T.zeros(3, 2), T.eye(2).expand(2, 2, 2)),
+    "mvn_cov_not_positive_definite": lambda T: D(T).MultivariateNormal(T.zeros(2), T.tensor([[1.0, 2.0], [2.0, 1.0]])),
+    "mvn_cov_not_symmetric": lambda T: D(T).MultivariateNormal(T.zeros(2), T.tensor([[1.0, 0.5], [0.0, 1.0]])),
+    "mvn_cov_unchecked_cholesky": lambda T: D(T).MultivariateNormal(
+        T.zeros(2), T.stack([T.eye(2), -T.eye(2)]), validate_args=False),
+    "mvn_precision_not_positive_definite": lambda T: D(T).MultivariateNormal(T.zeros(2), precision_matrix=-T.eye(2)),
+    "mvn_tril_not_lower": lambda T: D(T).MultivariateNormal(T.zeros(2), scale_tril=T.tensor([[1.0, 2.0], [0.0, 1.0]])),
+    "mvn_tril_negative_diagonal": lambda T: D(T).MultivariateNormal(T.zeros(2), scale_tril=-T.eye(2)),
+    "mvn_loc_nan": lambda T: D(T).MultivariateNormal(T.tensor([0.0, float("nan")]), T.eye(2)),
+    "mvn_value_event_shape": lambda T: D(T).MultivariateNormal(T.zeros(3), T.eye(3)).log_prob(T.zeros(2)),
+    "mvn_value_batch": lambda T: D(T).MultivariateNormal(T.zeros(2, 3), T.eye(3)).log_prob(T.zeros(3, 3)),
+    "mvn_value_nan": lambda T: D(T).MultivariateNormal(T.zeros(2), T.eye(2)).log_prob(T.tensor([0.0, float("nan")])),
+    "mvn_cdf": lambda T: D(T).MultivariateNormal(T.zeros(2), T.eye(2)).cdf(T.zeros(2)),
+    "kl_mvn_event_shapes": lambda T: D(T).kl_divergence(D(T).MultivariateNormal(T.zeros(2), T.eye(2)),
+                                                        D(T).MultivariateNormal(T.zeros(3), T.eye(3))),
+    "kl_mvn_normal": lambda T: D(T).kl_divergence(D(T).MultivariateNormal(T.zeros(2), T.eye(2)), D(T).Normal(0.0, 1.0)),
+    # LowRankMultivariateNormal
+    "lowrank_loc_0d": lambda T: D(T).LowRankMultivariateNormal(T.tensor(0.0), T.ones(1, 1), T.ones(1)),
+    "lowrank_factor_1d": lambda T: D(T).LowRankMultivariateNormal(T.zeros(2), T.ones(2), T.ones(2)),
+    "lowrank_factor_shape": lambda T: D(T).LowRankMultivariateNormal(T.zeros(2), T.ones(3, 1), T.ones(2)),
+    "lowrank_diag_shape": lambda T: D(T).LowRankMultivariateNormal(T.zeros(2), T.ones(2, 1), T.ones(3)),
+    "lowrank_batch_shapes": lambda T: D(T).LowRankMultivariateNormal(T.zeros(3, 2), T.ones(2, 2, 1), T.ones(2)),
+    "lowrank_diag_negative": lambda T: D(T).LowRankMultivariateNormal(T.zeros(2), T.ones(2, 1), T.tensor([1.0, -1.0])),
+    "kl_lowrank_event_shapes": lambda T: D(T).kl_divergence(
+        D(T).LowRankMultivariateNormal(T.zeros(2), T.ones(2, 1), T.ones(2)),
+        D(T).LowRankMultivariateNormal(T.zeros(3), T.ones(3, 1), T.ones(3))),
+    "kl_lowrank_mvn_event_shapes": lambda T: D(T).kl_divergence(
+        D(T).LowRankMultivariateNormal(T.zeros(2), T.ones(2, 1), T.ones(2)), D(T).MultivariateNormal(T.zeros(3), T.eye(3))),
+    # transforms and TransformedDistribution
+    "transform_cache_size": lambda T: D(T).ExpTransform(cache_size=2),
+    "transform_base_sign": lambda T: D(T).Transform().sign,
+    "transform_base_call": lambda T: D(T).Transform()(T.ones(2)),
+    "transform_base_domain": lambda T: D(T).Transform().event_dim,
+    "transform_with_cache_custom_init": lambda T: D(T).PowerTransform(2.0).inv.with_cache(1).inv.with_cache(
+        0).exponent + D(T).CumulativeDistributionTransform(D(T).Normal(0.0, 1.0)).with_cache(1).with_cache(
+        1).distribution.loc + type("MyT", (D(T).Transform,), {"__init__": lambda self: None})().with_cache(1),
+    "transform_event_dim_ambiguous": lambda T: D(T).StickBreakingTransform().inv.inv.event_dim + D(T).ComposeTransform(
+        [D(T).ExpTransform(), D(T).CorrCholeskyTransform()]).event_dim,
+    "transform_abs_jacobian": lambda T: D(T).AbsTransform().log_abs_det_jacobian(T.ones(2), T.ones(2)),
+    "transform_reshape_numel": lambda T: D(T).ReshapeTransform((2, 3), (4,)),
+    "transform_reshape_shape": lambda T: D(T).ReshapeTransform((2, 3), (6,)).forward_shape((2, 3, 2)),
+    "transform_reshape_few_dims": lambda T: D(T).ReshapeTransform((2, 3), (6,)).inverse_shape(()),
+    "transform_stick_breaking_shape": lambda T: D(T).StickBreakingTransform().forward_shape(()),
+    "transform_corr_cholesky_shape": lambda T: D(T).CorrCholeskyTransform().forward_shape((4,)),
+    "transform_corr_cholesky_square": lambda T: D(T).CorrCholeskyTransform().inverse_shape((2, 3)),
+    "transform_independent_few_dims": lambda T: D(T).IndependentTransform(D(T).ExpTransform(), 2)(T.ones(3)),
+    "transform_cat_length": lambda T: D(T).CatTransform([D(T).ExpTransform(), D(T).ExpTransform()], lengths=[1, 2])(
+        T.ones(2)),
+    "transform_cat_dim": lambda T: D(T).CatTransform([D(T).ExpTransform()], dim=2).inv(T.ones(2)),
+    "transform_cat_not_transforms": lambda T: D(T).CatTransform([D(T).ExpTransform(), 1]),
+    "transform_cat_lengths": lambda T: D(T).CatTransform([D(T).ExpTransform()], lengths=[1, 2]),
+    "transform_stack_size": lambda T: D(T).StackTransform([D(T).ExpTransform()])(T.ones(2)),
+    "transform_stack_jacobian_dim": lambda T: D(T).StackTransform([D(T).ExpTransform()], dim=1).log_abs_det_jacobian(
+        T.ones(1), T.ones(1)),
+    "transformed_not_transforms": lambda T: D(T).TransformedDistribution(D(T).Normal(0.0, 1.0), [D(T).ExpTransform(), 3]),
+    "transformed_transforms_type": lambda T: D(T).TransformedDistribution(D(T).Normal(0.0, 1.0), "exp"),
+    "transformed_base_too_small": lambda T: D(T).TransformedDistribution(D(T).Normal(0.0, 1.0),
+                                                                         D(T).StickBreakingTransform()),
+    "transformed_value_outside": lambda T: D(T).TransformedDistribution(
+        D(T).Normal(0.0, 1.0), D(T).TanhTransform()).log_prob(T.tensor(1.5)),
+    "transformed_enumerate": lambda T: D(T).TransformedDistribution(
+        D(T).Bernoulli(0.3), D(T).AffineTransform(1.0, 2.0)).enumerate_support(),
+    "kl_transformed_different": lambda T: D(T).kl_divergence(D(T).LogNormal(0.0, 1.0), D(T).Gumbel(0.0, 1.0)),
+    "kl_transformed_event_shapes": lambda T: D(T).kl_divergence(
+        D(T).TransformedDistribution(D(T).Normal(T.zeros(2), 1.0), [D(T).ExpTransform()]),
+        D(T).TransformedDistribution(D(T).Independent(D(T).Normal(T.zeros(2), 1.0), 1), [D(T).ExpTransform()])),
+    "lognormal_negative_scale": lambda T: D(T).LogNormal(0.0, -1.0),
+    "lognormal_value_negative": lambda T: D(T).LogNormal(0.0, 1.0).log_prob(T.tensor([1.0, -1.0])),
+    "gumbel_zero_scale": lambda T: D(T).Gumbel(T.zeros(2), T.tensor([1.0, 0.0])),
+    "gumbel_value_nan": lambda T: D(T).Gumbel(0.0, 1.0).log_prob(T.tensor(float("nan"))),
+    "biject_to_unknown": lambda T: D(T).biject_to(D(T).constraints.boolean),
+    "transform_to_unknown": lambda T: D(T).transform_to(D(T).constraints.positive_integer),
+    "biject_to_lower_cholesky": lambda T: D(T).biject_to(D(T).constraints.lower_cholesky),
+    "register_not_constraint": lambda T: D(T).biject_to.register(int, lambda c: None),
+    "distributions_missing_attribute": lambda T: D(T).NoSuchDistribution,
 }
 
 
@@ -638,7 +1036,9 @@ def test_samples_are_pytorchs(et, torch_ref, seed):
                  D_.Laplace(T.tensor([0.0, 5.0]), 2.0), D_.Exponential(T.tensor([0.5, 4.0])),
                  D_.Bernoulli(T.tensor([0.25, 0.75])), D_.Categorical(T.tensor([[0.1, 0.6, 0.3], [0.5, 0.0, 0.5]])),
                  D_.OneHotCategorical(logits=T.tensor([0.0, 1.0, -1.0])), D_.Geometric(T.tensor([0.3, 0.9])),
-                 D_.Independent(D_.Normal(T.zeros(3), 0.5), 1), D_.Poisson(T.tensor([0.5, 4.0, 12.0]))]
+                 D_.Independent(D_.Normal(T.zeros(3), 0.5), 1), D_.Poisson(T.tensor([0.5, 4.0, 12.0])),
+                 D_.LogNormal(T.tensor([0.0, 1.0]), 0.5), D_.Gumbel(T.tensor([0.0, 2.0]), T.tensor([1.0, 0.5])),
+                 D_.TransformedDistribution(D_.Normal(T.zeros(2), 1.0), [D_.TanhTransform()])]
         out = []
         for d in dists:
             out += [d.sample(), d.sample((2,))]
@@ -647,6 +1047,31 @@ def test_samples_are_pytorchs(et, torch_ref, seed):
         return out
 
     assert describe(draws(et)) == describe(draws(torch_ref))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 123])
+def test_multivariate_samples_are_pytorchs(et, torch_ref, seed):
+    """MultivariateNormal and LowRankMultivariateNormal draw as PyTorch draws (standard normals, then a batched
+    matrix-vector product): the same samples, to the rounding of that product (the engine's matmul and MKL's
+    add the terms in different orders)."""
+    import numpy as np
+
+    def draws(T):
+        T.manual_seed(seed)
+        D_ = T.distributions
+        out = []
+        for d in (D_.MultivariateNormal(T.tensor([0.0, 1.0]), T.tensor([[2.0, 0.5], [0.5, 1.0]])),
+                  D_.MultivariateNormal(T.zeros(2, 3), scale_tril=T.tensor(TRIL)),
+                  D_.MultivariateNormal(T.tensor(MU), precision_matrix=T.tensor(PREC)),
+                  D_.LowRankMultivariateNormal(T.zeros(3), T.tensor(W), T.tensor(DIAG)),
+                  D_.Normal(0.0, 1.0)):
+            out += [d.sample(), d.sample((2,)), d.rsample((3,))]
+        return [(tuple(o.shape), str(o.dtype), o.numpy()) for o in out]
+
+    ours, ref = draws(et), draws(torch_ref)
+    assert [o[:2] for o in ours] == [r[:2] for r in ref]
+    for o, r in zip(ours, ref):
+        np.testing.assert_allclose(o[2], r[2], rtol=1e-5, atol=1e-6)
 
 
 def test_samplers_pytorch_runs_in_cpp_raise(et):
@@ -670,6 +1095,23 @@ def test_lazy_probs_and_logits_are_stored_once(et):
     first = d.logits
     assert vars(d)["logits"] is first and d.logits is first
     assert isinstance(et.distributions.Bernoulli.logits, property)
+
+
+def test_new_modules_load_at_first_use():
+    """import torch.distributions compiles no transforms (much code, often unused); the first use of one loads
+    them, and with them Gumbel's and TransformedDistribution's KL pairs."""
+    import subprocess
+    import sys
+
+    code = ("import sys, engine\nD = engine.distributions\n"
+            "lazy = [m for m in ('transforms', 'transformed_distribution', 'gumbel', 'log_normal', 'constraint_registry')"
+            " if 'engine.distributions.' + m in sys.modules]\n"
+            "g = D.Gumbel(0.0, 1.0)\n"
+            "print(lazy, 'engine.distributions.transforms' in sys.modules, "
+            "float(D.kl_divergence(g, D.Normal(0.0, 1.0))), D.transforms.__all__ == list(D._TRANSFORMS), "
+            "D.TanhTransform is D.transforms.TanhTransform, sorted(set(D.__all__) - set(dir(D))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split()[:3] == ["[]", "True", "0.3307788372039795"] and out.rstrip().endswith("True True []"), out
 
 
 CELLS = [
@@ -702,6 +1144,27 @@ CELLS = [
     "from torch.distributions.exp_family import ExponentialFamily\n"
     "[c.__name__ for c in (C2, Bernoulli, Uniform, Laplace, Exponential, OneHotCategorical, Distribution,"
     " ExponentialFamily)], issubclass(Exponential, ExponentialFamily), issubclass(Laplace, ExponentialFamily)",
+    "from torch.distributions import MultivariateNormal, LowRankMultivariateNormal, TransformedDistribution\n"
+    "from torch.distributions.multivariate_normal import MultivariateNormal as M2\n"
+    "from torch.distributions.transforms import TanhTransform, AffineTransform, ExpTransform, ComposeTransform\n"
+    "from torch.distributions.transformed_distribution import TransformedDistribution as TD2\n"
+    "from torch.distributions.log_normal import LogNormal\nfrom torch.distributions.gumbel import Gumbel\n"
+    "from torch.distributions.constraint_registry import biject_to, transform_to\n"
+    "from torch.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal as LR2\n"
+    "M2 is MultivariateNormal, TD2 is TransformedDistribution, LR2 is LowRankMultivariateNormal, "
+    "issubclass(LogNormal, TransformedDistribution), issubclass(Gumbel, TD2), dist.biject_to is biject_to",
+    "torch.manual_seed(0)\nm = MultivariateNormal(torch.zeros(2), torch.eye(2))\nm.sample()",
+    "m = LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2))\nm.sample()",
+    "m = LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))\nm.sample()",
+    "m = Gumbel(torch.tensor([1.0]), torch.tensor([2.0]))\nm.sample()",
+    "base_distribution = dist.Uniform(0, 1)\ntransforms = [dist.SigmoidTransform().inv, AffineTransform(loc=1.0, "
+    "scale=2.0)]\nlogistic = TransformedDistribution(base_distribution, transforms)\n"
+    "logistic, logistic.sample((3,)), logistic.log_prob(torch.tensor([0.0, 1.0, 4.0]))",
+    "ComposeTransform([ExpTransform(), AffineTransform(0.0, 2.0)]), TanhTransform().inv, dist.identity_transform",
+    "m = MultivariateNormal(torch.zeros(2), torch.eye(2))\nm, m.scale_tril, m\n",
+    "MultivariateNormal(torch.zeros(2), torch.tensor([[1.0, 2.0], [2.0, 1.0]]))",
+    "constraint = dist.Normal.arg_constraints['scale']\nscale = transform_to(constraint)(torch.zeros(1))\n"
+    "u = transform_to(constraint).inv(scale)\nscale, u",
 ]
 
 
