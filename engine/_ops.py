@@ -6296,95 +6296,35 @@ _unary("erfinv", "ErfinvBackward0", _erfinv_kernel,
        lambda g, ans, x: _mul_scalar(exp(pow(erfinv(x), 2)), 0.5 * math.sqrt(math.pi)) * g, saves=(0,))
 
 
-def _lgamma_one(v):
-    if v != v or v == math.inf:
-        return v
-    if v == -math.inf or v <= 0 and v == math.floor(v):
-        return math.inf
-    return math.lgamma(v)
-
-
 def _lgamma_kernel(d):
-    out = np.frompyfunc(_lgamma_one, 1, 1)(np.asarray(d, dtype=np.float64).reshape(-1))
-    return np.asarray(out.astype(np.float64)).reshape(d.shape).astype(d.dtype, copy=False)
+    """lgamma in float64 (Cephes' lgam, with series near 1 and 2), rounded to ``d``'s dtype."""
+    return _special_kernels().lgamma(d).astype(d.dtype, copy=False)
 
 
-_PSI_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
-          -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
-          8.33333333333333333333E-2)
+def _special_kernels():
+    from . import _special_kernels as kernels  # (at first use: ``import engine`` stays quick)
+
+    return kernels
+
+
+def _in_float32_for_half(kernel, d):
+    """``kernel`` on ``d``, float16 computed in float32 as PyTorch's kernels compute Half."""
+    return kernel(d.astype(np.float32)).astype(d.dtype) if d.dtype == np.float16 else kernel(d)
 
 
 def _digamma_np(d):
-    x = np.array(d, dtype=np.float64)
-    out = np.zeros_like(x)
-    with np.errstate(all="ignore"):
-        neg = x < 0
-        # reflection: psi(x) = psi(1 - x) - pi / tan(pi * frac(x))
-        refl = np.where(neg, -math.pi / np.tan(math.pi * np.fmod(x, 1.0)), 0.0)
-        x = np.where(neg, 1.0 - x, x)
-        acc = np.zeros_like(x)
-        low = (x < 10) & (x > 0)
-        while low.any():
-            acc = acc - np.where(low, 1.0 / np.where(low, x, 1.0), 0.0)
-            x = np.where(low, x + 1, x)
-            low = x < 10
-        z = 1.0 / (x * x)
-        y = np.where(x < 1e17, z * _horner(z, _PSI_A[::-1]), 0.0)
-        out = acc + np.log(x) - 0.5 / x - y + refl
-        out = np.where(x == 10, acc + 2.25175258906672110764 + refl, out)
-        orig = np.asarray(d, dtype=np.float64)
-        out = np.where(orig == 0, np.copysign(np.inf, -orig), out)
-        out = np.where((orig < 0) & (orig == np.floor(orig)), np.nan, out)
-        out = np.where(np.isnan(orig), np.nan, np.where(orig == np.inf, np.inf, out))
-    return out
-
-
-_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
-           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
-           1.8152105401943546773e17, -7.1661652561756670113e18)
+    """PyTorch's calc_digamma (Cephes), in ``d``'s dtype."""
+    return _in_float32_for_half(_special_kernels().digamma, d)
 
 
 def _zeta_np(s, q):
-    """The Hurwitz zeta function for s > 1 (Cephes' Euler-Maclaurin sum)."""
-    q = np.array(q, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        total = q ** -s
-        shift = int(builtins.max(9, math.ceil(9 - float(np.nanmin(q))) if q.size and np.isfinite(np.nanmin(q)) else 9))
-        a = q.copy()
-        b = np.zeros_like(q)
-        for _ in range(builtins.min(shift, 10 ** 6)):
-            a = a + 1.0
-            b = a ** -s
-            total = total + b
-        w = a
-        total = total + b * w / (s - 1.0) - 0.5 * b
-        fac, k = np.ones_like(q), 0.0
-        for c in _ZETA_A:
-            fac = fac * (s + k)
-            b = b / w
-            total = total + fac * b / c
-            k += 1.0
-            fac = fac * (s + k)
-            b = b / w
-            k += 1.0
-        pole = (q <= 0) & (q == np.floor(q))
-        return np.where(pole, np.inf, total)
+    """The Hurwitz zeta function (Cephes' zeta, in float64)."""
+    return _special_kernels().zeta(s, q)
 
 
 def _trigamma_np(d):
-    # PyTorch's calc_trigamma (its kernel for polygamma(1, x)), term by term
-    x = np.array(d, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        low = x < 0.5
-        result = np.where(low, -(math.pi * math.pi) / np.sin(math.pi * x) ** 2, 0.0)
-        sign = np.where(low, -1.0, 1.0)
-        x = np.where(low, 1 - x, x)
-        for _ in range(6):
-            result = result + 1 / (x * x)
-            x = x + 1
-        ixx = 1 / (x * x)
-        result = result + (1 + 1 / (2 * x) + ixx * (1.0 / 6 - ixx * (1.0 / 30 - ixx * (1.0 / 42)))) / x
-    return sign * result
+    """PyTorch's calc_trigamma (its kernel for polygamma(1, x)), in ``d``'s dtype."""
+    return _in_float32_for_half(_special_kernels().trigamma, d)
 
 
 def _polygamma_np(n, d):
@@ -6392,8 +6332,11 @@ def _polygamma_np(n, d):
         return _digamma_np(d)
     if n == 1:
         return _trigamma_np(d)
-    x = np.asarray(d, dtype=np.float64)
-    return (1.0 if n % 2 else -1.0) * math.exp(math.lgamma(n + 1.0)) * _zeta_np(n + 1.0, x)
+    # PyTorch's calc_polygamma: (-1)^(n + 1) n! zeta(n + 1, x), the factorial and product in x's dtype
+    kernels = _special_kernels()
+    dt = np.dtype(np.float32) if d.dtype == np.float16 else d.dtype
+    fac = dt.type(math.exp(dt.type(kernels.lgamma(np.float64(n + 1.0)))))
+    return (fac if n % 2 else -fac) * _zeta_np(n + 1.0, d).astype(dt)
 
 
 _unary("lgamma", "LgammaBackward0", _lgamma_kernel, lambda g, ans, x: g * digamma(x), saves=(0,))
@@ -6407,7 +6350,7 @@ def polygamma(n, input):
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     d = input._data if input._data.dtype.kind == "f" else _float_data(input)
-    return record(POLYGAMMA, (input,), _polygamma_np(n, d).astype(d.dtype, copy=False), {"n": n})
+    return record(POLYGAMMA, (input,), _quietly(_polygamma_np, n, d).astype(d.dtype, copy=False), {"n": n})
 
 
 # ----- masked_scatter -----
