@@ -122,21 +122,69 @@ def _flash(query, key, value, attn_mask, is_causal, scale):
 
 # ----- Choosing the kernel, as sdp_utils_cpp does -----
 
+_TRIGGERED = " (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/transformers/sdp_utils_cpp.{}"
+
+
+def _why_not_flash(q, k, v, attn_mask, dropout_p, enable_gqa):
+    """None when PyTorch's fused CPU kernel takes these inputs, else why not: PyTorch's message ("" for
+    a reason it gives none), which it shows only when the kernel was asked for alone."""
+    if dropout_p > 0.0:
+        return "Both fused kernels do not support non-zero dropout." + _TRIGGERED.format("h:241.)")
+    if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
+        return (f"All fused kernels requires query, key and value to be 4 dimensional, but got Query dim: {q.dim()}, "
+                f"Key dim: {k.dim()}, Value dim: {v.dim()} instead." + _TRIGGERED.format("h:327.)"))
+    qs, ks, vs = (list(t.shape) for t in (q, k, v))
+    if not qs[0] == ks[0] == vs[0]:
+        return (f"For dense inputs, both fused kernels require query, key and value to have the same batch_size. "
+                f"Query.sizes(): {qs}, Key.sizes(): {ks}, Value.sizes(): {vs} instead. To broadcast dense inputs, try "
+                "using unsqueeze and expand_to before passing them into the kernel." + _TRIGGERED.format("h:417.)"))
+    if enable_gqa and ks[1] != vs[1]:
+        return (f"Both fused kernels require key and value to have the same num_heads and batch_size but got: Key "
+                f"sizes: {ks}, Value sizes: {vs}, Query sizes: {qs} instead." + _TRIGGERED.format("h:365.)"))
+    if not qs[1] == ks[1] == vs[1] and not (enable_gqa and qs[1] % ks[1] == 0):
+        return (f"For dense input, both fused kernels require query, key and value to have the same num_heads. "
+                f"Query.sizes(): {qs}, Key sizes(): {ks}, Value sizes(): {vs} instead. To broadcast dense inputs, try "
+                "using unsqueeze and expand_to before passing them into the kernel." + _TRIGGERED.format("h:437.)"))
+    if attn_mask is not None and attn_mask.dim() not in (2, 4):
+        return ("Please use the following attn mask shapes: 2d - ({Q_seq_len, 1}  x {KV_seq_len, 1}); 4d - ({Batch, 1} "
+                "x {Num_heads, 1} x {Q_seq_len, 1}  x {KV_seq_len, 1})" + _TRIGGERED.format("h:314.)"))
+    if not qs[-1] == ks[-1] == vs[-1]:
+        return (f"Flash attention requires q,k,v to have the same last dimension. Got Query.size(-1): {qs[-1]}, "
+                f"Key.size(-1): {ks[-1]}, Value.size(-1): {vs[-1]} instead." + _TRIGGERED.format("cpp:21.)"))
+    if ks[2] != vs[2] or 0 in (qs[2], ks[2]):
+        return ""  # (PyTorch's kernel reads past a shorter value; here the math path raises instead)
+    strides = [t.stride(-1) if t.numel() > 1 else 1 for t in (q, k, v)]
+    if strides != [1, 1, 1]:
+        return (f"All fused kernels require the last dimension of the input to have stride 1. Got Query.stride(-1): "
+                f"{strides[0]}, Key.stride(-1): {strides[1]}, Value.stride(-1): {strides[2]}"
+                + _TRIGGERED.format("h:546.)"))
+    if attn_mask is not None and attn_mask.requires_grad:
+        return ""
+    if q._data.dtype.kind != "f":
+        names = [_TYPE_NAMES[t._data.dtype.name] for t in (q, k, v)]
+        return (f"Expected query, key and value to all be of dtype: {{Float, Double, BFloat16, Half}}. Got Query dtype: "
+                f"{names[0]}, Key dtype: {names[1]}, and Value dtype: {names[2]} instead." + _TRIGGERED.format("h:91.)"))
+    return None
+
+
 def _use_flash(q, k, v, attn_mask, dropout_p, enable_gqa):
+    """Whether the fused kernel runs: it is allowed and takes these inputs. Asked for alone (sdpa_kernel), a kernel
+    that cannot run warns why and raises, as PyTorch's does."""
     if not _ALLOWED["flash"]:
+        if not _ALLOWED["math"]:
+            raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely due to "
+                               "turning off both the math kernel and the fused kernels.")
         return False
-    if q.dim() != 4 or k.dim() != 4 or v.dim() != 4 or dropout_p > 0.0:
-        return False
-    qs, ks, vs = q.shape, k.shape, v.shape
-    if not qs[-1] == ks[-1] == vs[-1] or not qs[0] == ks[0] == vs[0] or ks[2] != vs[2]:
-        return False
-    if ks[1] != vs[1] or qs[1] != ks[1] and not (enable_gqa and qs[1] % ks[1] == 0):
-        return False
-    if 0 in (qs[2], ks[2]) or any(t._data.strides[-1] != t._data.itemsize for t in (q, k, v) if t._data.size > 1):
-        return False
-    if attn_mask is not None and (attn_mask.requires_grad or attn_mask.dim() not in (2, 4)):
-        return False
-    return True
+    why = _why_not_flash(q, k, v, attn_mask, dropout_p, enable_gqa)
+    if why is not None and not _ALLOWED["math"]:
+        import warnings
+
+        warnings.warn("Flash attention kernel not used because:" + _TRIGGERED.format("cpp:99.)"), UserWarning,
+                      stacklevel=3)
+        if why:
+            warnings.warn(why, UserWarning, stacklevel=3)
+        raise RuntimeError("No available kernel.  Aborting execution.")
+    return why is None
 
 
 _TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -191,8 +239,6 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         if dropout_p != 0.0:
             raise RuntimeError("scaled_dot_product_attention_flash_attention: Currently do not support dropout > 0")
         return _flash(query, key, value, mask, is_causal, scale)
-    if not _ALLOWED["math"]:
-        raise RuntimeError("No viable backend for scaled_dot_product_attention was found.")
     return _math(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa)
 
 

@@ -19,7 +19,7 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn, attribute or None).
-_LAZY = {"utils": ("utils", None), **{name: (f"modules.{module}", name) for name, module in modules._LAZY.items()}}
+_LAZY = {"utils": ("utils", None), "attention": ("attention", None), **{name: (f"modules.{module}", name) for name, module in modules._LAZY.items()}}
 
 __getattr__ = _lazy.lazy_getattr(__name__, "torch.nn", _LAZY)
 
