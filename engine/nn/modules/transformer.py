@@ -58,6 +58,19 @@ def _canonical_masks(key_padding_mask, key_padding_name, mask, mask_name, dtype)
     return key_padding_mask, A._canonical_mask(mask, mask_name, None, "", dtype, check_other=False)
 
 
+def _feed_forward_and_norms(layer, blocks, d_model, dim_feedforward, dropout, eps, norm_first, bias, kw):
+    """A layer's feed-forward pair and a norm and a dropout per residual block, registered in PyTorch's order
+    (which parameters() and state_dict keep)."""
+    layer.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
+    layer.norm_first = norm_first
+    for i in range(1, blocks + 1):
+        setattr(layer, f"norm{i}", LayerNorm(d_model, eps=eps, bias=bias, **kw))
+    for i in range(1, blocks + 1):
+        setattr(layer, f"dropout{i}", Dropout(dropout))
+
+
 class TransformerEncoderLayer(Module):
     r"""Self-attention then a feed-forward network, each in a residual block with layer norm
     (after it, or before it with ``norm_first=True``), as in "Attention Is All You Need".
@@ -74,14 +87,7 @@ class TransformerEncoderLayer(Module):
         kw = {"device": device, "dtype": dtype}
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        _feed_forward_and_norms(self, 2, d_model, dim_feedforward, dropout, layer_norm_eps, norm_first, bias, kw)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
         if activation is F.relu or isinstance(activation, ReLU):
@@ -131,16 +137,7 @@ class TransformerDecoderLayer(Module):
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, **kw)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias,
                                                  **kw)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
+        _feed_forward_and_norms(self, 3, d_model, dim_feedforward, dropout, layer_norm_eps, norm_first, bias, kw)
         self.activation = _get_activation_fn(activation) if isinstance(activation, str) else activation
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
