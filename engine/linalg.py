@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._ops import (_broadcast_checked, _broadcast_error, _given, _prod_of_others, _quietly,
+from ._ops import (_broadcast_checked, _broadcast_error, _given, _mul_scalar, _prod_of_others, _quietly,
                    _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, expand,
                    matmul, neg, norm_dims, permute, register_saved, return_type, sum, to_dtype, transpose, tril, triu,
                    unsqueeze, where)
@@ -394,17 +394,13 @@ def _cholesky_info(a):
     return info
 
 
-def _phi(X):
-    """The lower triangle with the diagonal halved."""
-    return tril(X) - X * _eye(X._data.shape[-1], X._data.dtype) * 0.5
-
-
 def _cholesky_grad(g, ans, A, upper):
-    # With A = L L^T: gA = L^-T phi(L^T gL) L^-1, made symmetric as PyTorch returns it.
+    # PyTorch's rule: gA = L^-T pi*(tril(L^T gL)) L^-1 with pi*(X) = (X + X^T - diag(X)) / 2, symmetric
     L, gL = (_mT(ans), _mT(g)) if upper else (ans, g)
-    P = _phi(matmul(_mT(L), gL))
-    S = solve(L, solve(_mT(L), P), left=False)
-    return (S + _mT(S)) * 0.5
+    gA = tril(matmul(_mT(L), gL))
+    gA = _mul_scalar(gA + _mT(tril(gA, -1)), 0.5)
+    gA = solve_triangular(_mT(L), gA, upper=True)
+    return solve_triangular(L, gA, upper=False, left=False)
 
 
 CHOLESKY = defop("LinalgCholeskyExBackward0", _cholesky_grad, saves=("result",))

@@ -543,6 +543,27 @@ def test_double_backward_values(torch_ref, et):
     close(torch_ref, et, second, rtol=1e-8, atol=1e-8)
 
 
+@pytest.mark.torch
+def test_double_backward_graphs(torch_ref, et):
+    """The graph a create_graph backward builds is made of PyTorch's nodes (the rules use the same ops)."""
+    def run(T):
+        out = []
+        for fn, a in ((lambda x: T.linalg.cholesky(x), spd(3)), (lambda x: T.linalg.cholesky(x, upper=True), spd(3)),
+                      (lambda x: T.linalg.solve_triangular(x, x.detach()[:, :2], upper=False), tril(3)),
+                      (lambda x: T.linalg.solve_triangular(x.detach(), x, upper=True, left=False, unitriangular=True),
+                       triu(3)),
+                      (lambda x: T.cholesky_inverse(x), tril(3)), (lambda x: T.cholesky_solve(x, x.detach()), tril(3)),
+                      (lambda x: T.cholesky_solve(x.detach(), x, upper=True), triu(3)),
+                      (quiet(lambda x: T.triangular_solve(x, x.detach())[0]), triu(3)),
+                      (quiet(lambda x: T.triangular_solve(x.detach(), x, transpose=True)[0]), triu(3))):
+            x = T_(T, a, "float64", grad=True)
+            y = fn(x)
+            g, = T.autograd.grad(y, x, T.ones_like(y), create_graph=True)
+            out.append((graph(g, 6), g.detach()))
+        return out
+    close(torch_ref, et, run, rtol=1e-9, atol=1e-9)
+
+
 # ===== det at a singular matrix: 0 at first order, the cofactors when a graph is built =====
 
 # (the det of each is exactly 0 in both, whose LAPACKs differ: [[1, 2, 3], [2, 4, 6], [1, 0, 1]] is 0 in NumPy's
