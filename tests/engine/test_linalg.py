@@ -524,6 +524,15 @@ def test_gradcheck_and_gradgradcheck(name, et):
     assert et.autograd.gradgradcheck(make(et), xs)
 
 
+@pytest.mark.parametrize("name", [n for n in CHECKS if n.split()[0] in (
+    "cholesky_ex", "solve_triangular", "cholesky_inverse", "cholesky_solve", "triangular_solve")])
+def test_forward_ad(name, et):
+    """Tangents of the triangular solvers (from their backward rules) against finite differences."""
+    make, arrays = CHECKS[name]
+    xs = tuple(T_(et, a, "float64", grad=True) for a in arrays)
+    assert et.autograd.gradcheck(make(et), xs, check_forward_ad=True)
+
+
 @pytest.mark.torch
 def test_double_backward_values(torch_ref, et):
     def second(T):
