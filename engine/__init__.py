@@ -162,6 +162,7 @@ backends = _Backends()
 # Loaded at first use, not at import: the page's first view waits for ``import engine``.
 _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "vmap"), "utils": ("utils", None), "serialization": ("serialization", None),
          "distributions": ("distributions", None),
+         "special": ("special", None),
          "save": ("serialization", "save"), "load": ("serialization", "load"), "det": ("linalg", "det"),
          "matrix_power": ("linalg", "matrix_power"), "logdet": ("linalg", "_logdet"),
          "cholesky": ("linalg", "_torch_cholesky"), "cross": ("linalg", "_torch_cross"),

@@ -62,7 +62,8 @@ def _fma(a, b, c):
         return (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
     out = fma(a, b, c, dt)
     plain = a * b + c
-    return np.where(np.isnan(out) & ~np.isnan(plain), plain, out)
+    # (the emulation loses the sign of a zero sum: IEEE's, kept by the unfused sum when it is 0 too)
+    return np.where(np.isnan(out) & ~np.isnan(plain) | (out == 0) & (plain == 0), plain, out)
 
 
 def _polevl(z, coefs):
@@ -254,7 +255,7 @@ def bessel_j0(x):
 @_flat()
 def bessel_j1(x):
     neg = x < 0.0
-    x = np.abs(x)
+    x = np.where(neg, -x, x)  # (-0.0 stays -0.0, as in PyTorch)
     out = np.empty_like(x)
     low = x <= 5.0
     xl = x[low]
