@@ -440,12 +440,15 @@ def _cholesky_factor(d):
     L = np.empty_like(flat)
     with np.errstate(all="ignore"):
         for k, a in enumerate(flat):
-            if info[k]:
-                L[k] = np.tril(a)
-                _potrf2(L[k])
-                L[k] = np.tril(L[k])
-            else:
-                L[k] = np.linalg.cholesky(a)
+            if not info[k]:
+                try:
+                    L[k] = np.linalg.cholesky(a)
+                    continue
+                except np.linalg.LinAlgError:  # positive-definite in float64 only
+                    pass
+            L[k] = np.tril(a)
+            info[k] = _potrf2(L[k]) or info[k]
+            L[k] = np.tril(L[k])
     return L.reshape(d.shape), info.reshape(d.shape[:-2])
 
 

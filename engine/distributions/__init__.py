@@ -13,7 +13,10 @@ names are the ones PyTorch gives, and sampling draws from the generator as PyTor
 after ``manual_seed`` is PyTorch's. Not sampled: Binomial (``torch.binomial``), Gamma, Beta and
 Dirichlet (``torch._standard_gamma``: PyTorch's gamma sampler and its implicit reparameterisation
 gradient are C++ kernels the engine does not have); they raise NotImplementedError, as does
-``Gamma.cdf`` (``torch.special.gammainc``).
+``Gamma.cdf`` (``torch.special.gammainc``) until the engine has that function.
+
+The transforms, TransformedDistribution, LogNormal, Gumbel and ``biject_to``/``transform_to`` load at
+their first use (their modules register their KL pairs as they load).
 """
 from .. import _lazy
 from . import constraints
