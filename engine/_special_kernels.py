@@ -526,7 +526,7 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
            -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
            1.8152105401943546773e17, -7.1661652561756670113e18)
 _MACHEP = 1.11022302462515654042E-16
-_ZETA_MAX_TERMS = 10 ** 6  # (a q far below 0 would sum this many terms and more, one per step)
+_ZETA_MAX_TERMS = 10 ** 8  # (a q far below 0 sums one term per unit up to 9: PyTorch takes as long)
 
 
 @_flat(2)
@@ -537,24 +537,9 @@ def zeta(x, q):
     ok = ~(x <= 1.0) & ~pole & ~((q <= 0.0) & (x != np.floor(x)))
     out[~(x <= 1.0) & pole] = np.inf  # (x nan too)
     xs, qs = x[ok], q[ok]
-    s = qs ** -xs
-    a = qs.copy()
-    b = np.zeros_like(qs)
-    i = 0
-    run = np.ones(qs.shape, dtype=bool)  # still in the direct sum
-    done = np.zeros(qs.shape, dtype=bool)  # converged there
-    while run.any() and i < _ZETA_MAX_TERMS:
-        j = np.nonzero(run)[0]
-        i += 1
-        a[j] = a[j] + 1.0
-        b[j] = a[j] ** -xs[j]
-        s[j] = s[j] + b[j]
-        small = (-_MACHEP * s[j] < b[j]) & (b[j] < _MACHEP * s[j])
-        done[j] = small
-        run[j] = ~small & ((i < 9) | (a[j] <= 9.0))
-    tail = ~done
+    s, a, b, tail = _zeta_direct_sum(xs, qs)
     s = np.where(tail, s + b * a / (xs - 1.0), s)
-    s = np.where(tail, s - 0.5 * b, s)
+    s = np.where(tail, _fma(-0.5, b, s), s)
     w = a
     fac = np.ones_like(qs)
     k = 0.0
@@ -570,6 +555,34 @@ def zeta(x, q):
         k += 1.0
     out[ok] = s
     return out
+
+
+def _zeta_direct_sum(x, q):
+    """Cephes' first loop: s = q^-x + (q + 1)^-x + ..., a += 1 at each step, while fewer than 9 terms
+    were added or a <= 9, stopping early where a term is below MACHEP s. Steps run a block at a time:
+    ``cumsum`` accumulates as the loop does, in order. Returns s, a and b (the last term) and whether
+    the Euler-Maclaurin tail is still to add."""
+    s, a, b = q ** -x, q.copy(), np.zeros_like(q)
+    tail = np.ones(q.shape, dtype=bool)
+    run = np.arange(q.size)
+    i, block = 0, 16
+    while run.size and i < _ZETA_MAX_TERMS:
+        ones = np.ones((run.size, block))
+        av = np.cumsum(np.concatenate([a[run, None], ones], axis=1), axis=1)[:, 1:]
+        bv = av ** -x[run, None]
+        sv = np.cumsum(np.concatenate([s[run, None], bv], axis=1), axis=1)[:, 1:]
+        small = (-_MACHEP * sv < bv) & (bv < _MACHEP * sv)
+        steps = i + 1 + np.arange(block)
+        stop = small | ~((steps < 9) | (av <= 9.0))
+        ends = stop.any(axis=1)
+        last = np.where(ends, stop.argmax(axis=1), block - 1)
+        rows = np.arange(run.size)
+        a[run], b[run], s[run] = av[rows, last], bv[rows, last], sv[rows, last]
+        tail[run] = ~(ends & small[rows, last])
+        run = run[~ends]
+        i += block
+        block = min(block * 4, max(16, 2 ** 16 // max(run.size, 1)))
+    return s, a, b, tail
 
 
 # ----- Regularized incomplete gamma functions (SciPy's, in the input's dtype as PyTorch's) -----
