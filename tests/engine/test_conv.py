@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -644,6 +644,19 @@ def test_conv_any(torch_ref, et, case):
     close(torch_ref, et, through(fn, *shapes, second=False), rtol=1e-9, atol=1e-9)
 
 
+def _empty_window(size, kernel, stride, padding, dilation, ceil_mode):
+    """Whether a max-pooling window covers padding only. PyTorch's kernel then keeps an index past the
+    row's end, and backward writes that window's grad into the next channel (or past the tensor): a
+    bug of PyTorch's, not a behaviour to match (the engine's grad is 0 there)."""
+    n = size + 2 * padding - dilation * (kernel - 1) - 1
+    if n < 0:
+        return False  # (an error in both)
+    out = (-(-n // stride) if ceil_mode else n // stride) + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return any(all(not 0 <= o * stride - padding + j * dilation < size for j in range(kernel)) for o in range(out))
+
+
 @st.composite
 def pool_cases(draw):
     """A max, average or adaptive pooling, 1-d or 2-d, its arguments drawn (some invalid), its
@@ -656,6 +669,8 @@ def pool_cases(draw):
     out = [draw(st.integers(1, 9)) for _ in range(nd)]
     out = out if nd == 2 else out[0]
     kind = draw(st.sampled_from(["max", "avg", "adaptive_max", "adaptive_avg"]))
+    if kind == "max":  # (see _empty_window)
+        assume(not any(_empty_window(*a, ceil_mode) for a in zip(shape[2:], kernel, stride, padding, dilation)))
     fns = {"max": lambda T, x: getattr(F(T), f"max_pool{nd}d")(x, kernel, stride, padding, dilation, ceil_mode),
            "avg": lambda T, x: getattr(F(T), f"avg_pool{nd}d")(x, kernel, stride, padding, ceil_mode,
                                                                 count_include_pad),
