@@ -6333,9 +6333,8 @@ def _polygamma_np(n, d):
     if n == 1:
         return _trigamma_np(d)
     # PyTorch's calc_polygamma: (-1)^(n + 1) n! zeta(n + 1, x), the factorial and product in x's dtype
-    kernels = _special_kernels()
     dt = np.dtype(np.float32) if d.dtype == np.float16 else d.dtype
-    fac = dt.type(math.exp(dt.type(kernels.lgamma(np.float64(n + 1.0)))))
+    fac = dt.type(math.exp(dt.type(_special_kernels().lgamma_of(n + 1.0))))
     return (fac if n % 2 else -fac) * _zeta_np(n + 1.0, d).astype(dt)
 
 

@@ -1,9 +1,12 @@
 """NumPy kernels of torch.special's functions, ported from PyTorch's aten/src/ATen/native/Math.h
 (itself from Cephes, SciPy and Faddeeva) so that the values are PyTorch's to rounding, edge cases
 included. Each takes a float32 or float64 array and computes in that dtype where PyTorch computes
-in the input's type (its ``T``), so float32 rounds (and overflows) where PyTorch's does; a branch
-runs on the elements it applies to, and a loop that stops per element keeps a mask of those still
-running. Called with NumPy's floating-point warnings off (see _ops._quietly)."""
+in the input's type (its ``T``), so float32 rounds (and overflows) where PyTorch's does, with the
+fused multiply-adds of PyTorch's x86 build (see _fma): float32 values mostly match bit for bit,
+float64 ones to an ulp or a few. A branch runs on the elements it applies to; a loop that stops per
+element keeps a mask of those still running, or runs its steps at once where ``accumulate`` keeps
+their order. Called with NumPy's floating-point warnings off (see _ops._quietly)."""
+import functools
 import math
 
 import numpy as np
@@ -51,36 +54,49 @@ def _eps(dt):
     return float(np.finfo(dt).eps)
 
 
-def _fma(a, b, c):
-    """``a * b + c`` rounded once: PyTorch's x86 kernels are built with FMA, which GCC contracts such
-    expressions into, and so the values (and where a recurrence overflows) are those of a fused
-    multiply-add. float32 through float64, where the product is exact; float64 by engine._fma, or
-    unfused where that one fails (an overflowing product)."""
+def _fma(a, b, c, exact=False):
+    """``a * b + c`` as PyTorch's x86 kernels compute it: GCC contracts it into a fused multiply-add
+    there. In float32 rounded once, through float64 where the product is exact; in float64 rounded
+    once only where that decides more than the last bit (``exact``: the polynomials' recurrences,
+    whose overflows, nans and signed zeros follow it), as engine._fma costs some twenty NumPy
+    operations; elsewhere float64 rounds twice, an ulp or so from PyTorch's values."""
     dt = next(v.dtype for v in (a, b, c) if isinstance(v, (np.ndarray, np.generic)))
-    a, b, c = (v if isinstance(v, np.ndarray) else np.asarray(v, dtype=dt) for v in (a, b, c))
     if dt == np.float32:
+        a, b, c = (v if isinstance(v, np.ndarray) else np.asarray(v, dtype=dt) for v in (a, b, c))
         return (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
-    out = fma(a, b, c, dt)
     plain = a * b + c
-    # (the emulation loses the sign of a zero sum: IEEE's, kept by the unfused sum when it is 0 too)
+    if not exact:
+        return plain
+    a, b, c = (v if isinstance(v, np.ndarray) else np.asarray(v, dtype=dt) for v in (a, b, c))
+    out = fma(a, b, c, dt)
+    # (where it overflows the emulation gives nan, and it loses the sign of a zero sum: the plain sum's)
     return np.where(np.isnan(out) & ~np.isnan(plain) | (out == 0) & (plain == 0), plain, out)
 
 
 def _polevl(z, coefs):
     """Horner's rule from the highest order, started from 0 as Cephes' loops are (0 * inf is nan)."""
     r = np.zeros_like(z)
-    for c in coefs:
-        r = _fma(r, z, c)
+    if not r.size:
+        return r
+    if r.dtype == np.float32:
+        for c in coefs:
+            r = _fma(r, z, c)
+    else:
+        for c in coefs:
+            r = r * z + c
     return r
 
 
 def _clenshaw(x, coefs):
     """b0 - b2 of Clenshaw's recurrence; Cephes' chbevl is half that."""
     b0, b1, b2 = np.full_like(x, coefs[0]), np.zeros_like(x), np.zeros_like(x)
+    if not x.size:
+        return b0
+    single = x.dtype == np.float32
     for c in coefs[1:]:
         b2 = b1
         b1 = b0
-        b0 = _fma(x, b1, -b2) + c
+        b0 = (_fma(x, b1, -b2) if single else x * b1 - b2) + c
     return b0 - b2
 
 
@@ -335,6 +351,8 @@ def airy_ai(x):
 
 
 def _airy_series(x):
+    if not x.size:
+        return np.empty_like(x)
     eps = _eps(x.dtype)
     one = np.ones_like(x)
     f, g, k, m, n, z = one, x.copy(), one.copy(), one.copy(), x.copy(), x * x * x
@@ -383,14 +401,24 @@ def ndtri(y0):
     return out
 
 
+_ERFCX_TABLE = None
+
+
 def _erfcx_y100(y100):
     """erfcx on 100 pieces of y = 4 / (4 + x), in float64 as PyTorch's table of double constants is."""
+    global _ERFCX_TABLE
+    if _ERFCX_TABLE is None:
+        _ERFCX_TABLE = np.array(tab.ERFCX_Y100)
     k = np.minimum(y100.astype(np.int64), 100)
     out = np.ones(y100.shape)  # (y = 1, x = 0)
-    for piece in np.unique(k[k < 100]):
-        at = k == piece
-        t = _float64(_fma(2.0, y100[at], -float(2 * int(piece) + 1)))
-        out[at] = _polevl(t, tab.ERFCX_Y100[piece][::-1])
+    piece = k < 100
+    kp = k[piece]
+    t = _float64(_fma(2.0, y100[piece], -(2.0 * kp + 1.0).astype(y100.dtype)))
+    c = _ERFCX_TABLE[kp]
+    r = c[:, 6]
+    for j in range(5, -1, -1):
+        r = _fma(r, t, c[:, j])
+    out[piece] = r
     return out
 
 
@@ -460,6 +488,12 @@ def _lgam_series_coefs():
     return _LGAM_SERIES
 
 
+@functools.lru_cache(maxsize=None)
+def lgamma_of(v):
+    """lgamma of one float, remembered (polygamma's n!, at each call)."""
+    return float(lgamma(np.float64(v)))
+
+
 @_flat()
 def lgamma(x):
     """lgamma in float64 (the igamma helpers and mvlgamma need it vectorised)."""
@@ -482,6 +516,8 @@ def lgamma(x):
 
 def _lgamma_stirling(x):
     """x >= 13."""
+    if not x.size:
+        return np.empty_like(x)
     q = (x - 0.5) * _log(x) - x + 0.91893853320467274178
     p = 1.0 / (x * x)
     corr = np.where(x >= 1000.0, ((7.9365079365079365079365e-4 * p - 2.7777777777777777777778e-3) * p
@@ -491,6 +527,8 @@ def _lgamma_stirling(x):
 
 def _lgamma_mid(x):
     """-34 <= x < 13, not a pole: the series near 1 and 2, else shifted into [2, 3] (Cephes)."""
+    if not x.size:
+        return np.empty_like(x)
     out = np.empty_like(x)
     near1 = np.abs(x - 1.0) <= 0.2
     near2 = np.abs(x - 2.0) <= 0.2
@@ -499,22 +537,19 @@ def _lgamma_mid(x):
     s = _polevl(z, _lgam_series_coefs()) * z * z - _EULER * z
     out[near] = np.where(near2[near], _log1p(z) + s, s)
     xr = x[~near]
-    z = np.ones_like(xr)
-    u = xr.copy()
-    p = np.zeros_like(xr)
-    down = u >= 3.0
-    while down.any():
-        p = np.where(down, p - 1.0, p)
-        u = np.where(down, xr + p, u)
-        z = np.where(down, z * u, z)
-        down = u >= 3.0
-    up = u < 2.0
-    while up.any():
-        z = np.where(up, z / u, z)
-        p = np.where(up, p + 1.0, p)
-        u = np.where(up, xr + p, u)
-        up = u < 2.0
-    z = np.abs(z)
+    # Cephes' loops, all steps at once: down from x >= 3 multiplying by x - 1, x - 2, ... while above 3,
+    # or up from x < 2 dividing by x, x + 1, ... while below 2 (in order: accumulate, padded with 1)
+    steps = int(max(np.max(xr, initial=0.0) - 2.0, 2.0 - np.min(xr, initial=2.0), 0.0)) + 2
+    k = np.arange(1.0, steps + 1.0)
+    col = xr[:, None]
+    down = col - (k - 1.0) >= 3.0
+    up = col + (k - 1.0) < 2.0
+    zd = np.multiply.accumulate(np.where(down, col - k, 1.0), axis=1)[:, -1]
+    zu = np.divide.accumulate(np.concatenate([np.ones((xr.size, 1)), np.where(up, col + (k - 1.0), 1.0)], axis=1),
+                              axis=1)[:, -1]
+    z = np.abs(zd * zu)  # (one of the two is 1)
+    p = up.sum(axis=1) - down.sum(axis=1)
+    u = xr + p
     w = xr + (p - 2.0)
     out[~near] = np.where(u == 2.0, _log(z), _log(z) + w * _polevl(w, _LGAM_B) / _polevl(w, _LGAM_C))
     return out
@@ -562,10 +597,12 @@ def _zeta_direct_sum(x, q):
     were added or a <= 9, stopping early where a term is below MACHEP s. Steps run a block at a time:
     ``cumsum`` accumulates as the loop does, in order. Returns s, a and b (the last term) and whether
     the Euler-Maclaurin tail is still to add."""
+    if not x.size:
+        return q ** -x, q.copy(), np.zeros_like(q), np.ones(q.shape, dtype=bool)
     s, a, b = q ** -x, q.copy(), np.zeros_like(q)
     tail = np.ones(q.shape, dtype=bool)
     run = np.arange(q.size)
-    i, block = 0, 16
+    i, block = 0, 10  # (10 steps end the loop for any q >= 0)
     while run.size and i < _ZETA_MAX_TERMS:
         ones = np.ones((run.size, block))
         av = np.cumsum(np.concatenate([a[run, None], ones], axis=1), axis=1)[:, 1:]
@@ -616,6 +653,8 @@ def _lanczos_sum_expg_scaled(x):
 
 def _igam_fac(a, x, lim):
     """x^a e^-x / Gamma(a), the factor in front of the series and the continued fraction."""
+    if not a.size:
+        return np.empty_like(a)
     out = np.empty_like(a)
     far = np.abs(a - x) > 0.4 * np.abs(a)
     af, xf = a[far], x[far]
@@ -632,6 +671,8 @@ def _igam_fac(a, x, lim):
 
 
 def _igam_series(a, x, lim):
+    if not a.size:
+        return np.empty_like(a)
     ax = _igam_fac(a, x, lim)
     r = a.copy()
     c = np.ones_like(a)
@@ -649,6 +690,8 @@ def _igam_series(a, x, lim):
 
 
 def _igamc_series(a, x, lim):
+    if not a.size:
+        return np.empty_like(a)
     fac = np.ones_like(a)
     total = np.zeros_like(a)
     run = np.ones(a.shape, dtype=bool)
@@ -665,6 +708,8 @@ def _igamc_series(a, x, lim):
 
 
 def _igam_asymptotic(a, x, igam, erfc, lim):
+    if not a.size:
+        return np.empty_like(a)
     lam = x / a
     sigma = (x - a) / a
     root = np.sqrt(-2.0 * (_log1p(sigma) - sigma))
@@ -696,6 +741,8 @@ def _igam_asymptotic(a, x, igam, erfc, lim):
 
 
 def _igamc_continued_fraction(a, x, lim):
+    if not a.size:
+        return np.empty_like(a)
     ax = _igam_fac(a, x, lim)
     y = 1.0 - a
     z = x + y + 1.0
@@ -735,6 +782,8 @@ def _igam_regimes(a, x):
 
 def _igammac_core(a, x, erfc, lim):
     """igammac off the domain's edges and the asymptotic regime."""
+    if not a.size:
+        return np.empty_like(a)
     out = np.empty_like(a)
     above = x > 1.1
     cf = above & ~(x < a)
@@ -883,7 +932,7 @@ def _w_closed(x, n, shifted=False):
 
 
 def _chebyshev_step(x, p, q, k):
-    return _fma(x + x, q, -p)
+    return _fma(x + x, q, -p, True)
 
 
 @_flat(2)
@@ -929,7 +978,7 @@ def _shifted(x):
 
 
 def _shifted_step(x, p, q, k):
-    return _fma(_shifted(x) + _shifted(x), q, -p)
+    return _fma(_shifted(x) + _shifted(x), q, -p, True)
 
 
 @_flat(2)
@@ -985,7 +1034,7 @@ def hermite_polynomial_h(x, n):
     P.put(P.n == 1, lambda x, n: x + x)
     P.put(P.n > _hermite_limit(P.x), np.nan)
     # PyTorch's k runs 2, 4, .., 2n - 2: here k is half that, 1 .. n - 1; no nan check
-    return P.recurrence(lambda x: x + x, lambda x, p, q, k: _fma(x + x, q, -((2 * k) * p)),
+    return P.recurrence(lambda x: x + x, lambda x, p, q, k: _fma(x + x, q, -((2 * k) * p), True),
                         stop_nan=False)
 
 
@@ -995,14 +1044,14 @@ def hermite_polynomial_he(x, n):
     P.put(P.n == 0, 1.0)
     P.put(P.n == 1, lambda x, n: x)
     P.put(P.n > _hermite_limit(P.x), np.nan)
-    return P.recurrence(lambda x: x, lambda x, p, q, k: _fma(x, q, -(k * p)), stop_nan=False)
+    return P.recurrence(lambda x: x, lambda x, p, q, k: _fma(x, q, -(k * p), True), stop_nan=False)
 
 
 @_flat(2)
 def laguerre_polynomial_l(x, n):
     P = _Poly(x, n)
     P.put(np.abs(P.x) == 0.0, 1.0)
-    return P.recurrence(lambda x: 1.0 - x, lambda x, p, q, k: _fma((k + k) + (1.0 - x), q, -(k * p)) / (k + 1))
+    return P.recurrence(lambda x: 1.0 - x, lambda x, p, q, k: _fma((k + k) + (1.0 - x), q, -(k * p), True) / (k + 1))
 
 
 @_flat(2)
@@ -1010,7 +1059,7 @@ def legendre_polynomial_p(x, n):
     P = _Poly(x, n)
     x, n = P.x, P.n
     P.put(np.abs(x) == 1.0, np.where((x > 0.0) | (n % 2 == 0), 1.0, -1.0))
-    return P.recurrence(lambda x: x, lambda x, p, q, k: _fma((k + k + 1) * x, q, -(k * p)) / (k + 1))
+    return P.recurrence(lambda x: x, lambda x, p, q, k: _fma((k + k + 1) * x, q, -(k * p), True) / (k + 1))
 
 
 # ----- digamma and trigamma (polygamma n = 0, 1), in the input's dtype as PyTorch's -----
@@ -1033,14 +1082,15 @@ def digamma(x):
 
 
 def _digamma_positive(x):
-    result = np.zeros_like(x)
-    x = x.copy()
-    low = x < 10.0
-    while low.any():
-        j = np.nonzero(low)[0]
-        result[j] = result[j] - 1.0 / x[j]
-        x[j] = x[j] + 1.0
-        low[j] = x[j] < 10.0
+    if not x.size:
+        return np.empty_like(x)
+    # ``while (x < 10) { result -= 1 / x; x += 1; }``, all steps at once (accumulate keeps their order)
+    xs = np.add.accumulate(np.concatenate([x[:, None], np.ones((x.size, 11), dtype=x.dtype)], axis=1), axis=1)
+    low = xs < 10.0
+    terms = np.where(low, 1.0 / np.where(low, xs, 1.0), 0.0).astype(x.dtype)
+    result = np.subtract.accumulate(np.concatenate([np.zeros((x.size, 1), dtype=x.dtype), terms], axis=1),
+                                    axis=1)[:, -1]
+    x = xs[np.arange(x.size), low.sum(axis=1)]
     z = 1.0 / (x * x)
     y = np.where(x < 1.0e17, z * _polevl(z, _PSI_A), 0.0).astype(x.dtype)
     return np.where(x == 10.0, result + 2.25175258906672110764, result + _log(x) - (0.5 / x) - y).astype(x.dtype)
