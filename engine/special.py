@@ -184,8 +184,13 @@ def _mvlgamma_args(x, p):
 
 
 def _mvlgamma(d, p):
+    # PyTorch's mvlgamma: lgamma of x + (0, -1/2, ..., (1 - p) / 2) summed, plus p (p - 1) / 4 log(pi); each
+    # op rounds to the input's dtype (Half too: its sum accumulates in float32)
     args = _mvlgamma_offsets(p, d.dtype) + d[..., None]
-    return (_k.lgamma(args).astype(d.dtype).sum(-1) + p * (p - 1) * math.log(math.pi) * 0.25).astype(d.dtype)
+    terms = _k.lgamma(args).astype(d.dtype)
+    total = terms.astype(np.float32).sum(-1).astype(d.dtype) if d.dtype == np.float16 else terms.sum(-1)
+    const = p * (p - 1) * math.log(math.pi) * 0.25
+    return ((total.astype(np.float32) + const) if d.dtype == np.float16 else total + const).astype(d.dtype)
 
 
 def multigammaln(input, p):
@@ -197,7 +202,7 @@ def multigammaln(input, p):
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     dt = _float_dtype(input)
-    return record(MVLGAMMA, (input,), _run(lambda d: _mvlgamma(d, p), dt, _array(input, dt)), {"p": p})
+    return record(MVLGAMMA, (input,), _quietly(_mvlgamma, _array(input, dt), p), {"p": p})
 
 
 # ----- Aliases of the engine's ops -----

@@ -555,6 +555,23 @@ def test_derivatives_pytorch_has_not(name, a, b, which):
         assert_values(ours, ref, 8)
 
 
+def test_binary_grads_of_broadcast_inputs():
+    """The grad of an input broadcast against the other is summed back to its shape."""
+    def run(m):
+        a = T(m, [[1.0], [2.0], [3.0]], grad=True)
+        b = T(m, [0.5, 1.0, 2.0, 4.0], grad=True)
+        out = list(m.autograd.grad(m.special.xlog1py(a, b).sum(), [a, b]))
+        for fn in (m.special.gammainc, m.special.gammaincc, lambda u, v: m.special.zeta(u + 1, v)):
+            out += m.autograd.grad(fn(a.detach(), b).sum(), b)
+        out += m.autograd.grad(m.special.xlog1py(T(m, [[1.0], [2.0]], "float32"), b).sum(), b)
+        return out
+
+    ref, ours = both(run)
+    for u, v in zip(ours, ref):
+        assert tuple(u.shape) == tuple(v.shape)
+        assert_values(u, v, 16, 1)
+
+
 def test_binary_saved_attributes():
     def run(m):
         x, y = T(m, [0.5, 2.0], grad=True), T(m, [1.5, 3.0], grad=True)
@@ -658,6 +675,9 @@ def test_multigammaln_forward_ad_and_errors():
 
     ref, ours = both(run)
     assert_values(ours, ref, 8)
+    ref, ours = both(lambda m: m.special.multigammaln(T(m, np.linspace(0.6, 40, 50), "float16"), 3))
+    assert str(ours.dtype) == str(ref.dtype) == "torch.float16"
+    np.testing.assert_allclose(values(ours).astype(float), values(ref).astype(float), rtol=2e-3)
     same_outcome(lambda m: m.special.multigammaln(m.tensor([True]), 2))
     same_outcome(lambda m: m.special.multigammaln(m.ones(2), 0))
     same_outcome(lambda m: m.special.multigammaln(m.ones(2), 2.0))
@@ -736,3 +756,33 @@ def test_no_grad_and_inference_mode(name):
 
     ref, ours = both(run)
     assert ours == ref
+
+
+# ----- As user code writes it -----
+
+CELLS = [
+    "import torch\nimport torch.special\nfrom torch.special import i0e, xlog1py, zeta as z\ntorch.special.i0e is i0e",
+    "x = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)\ny = torch.special.i1(x)\ny",
+    "y.sum().backward()\nx.grad",
+    "torch.special.erfcx(torch.tensor([-1.0, 0.0, 10.0])), torch.special.ndtri(torch.tensor([0.0, 0.25, 1.0]))",
+    "torch.special.log_ndtr(torch.tensor([-30.0, 0.0, 3.0], requires_grad=True))",
+    "torch.special.entr(torch.tensor([-1.0, 0.0, 0.5, 1.0]))",
+    "xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([-1.0, 3.0])), z(torch.tensor([2.0, 4.0]), 1.0)",
+    "torch.special.gammainc(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0])), "
+    "torch.special.gammaincc(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0]))",
+    "torch.special.multigammaln(torch.tensor([[2.5, 3.0], [4.0, 5.5]], requires_grad=True), 3)",
+    "torch.special.bessel_j0(torch.arange(4.0)), torch.special.airy_ai(torch.tensor([-3.0, 0.0, 3.0]))",
+    "torch.special.chebyshev_polynomial_t(torch.tensor([0.5, 2.0]), torch.tensor([3, 4])), "
+    "torch.special.hermite_polynomial_h(torch.tensor([0.5]), 5)",
+    "torch.special.zeta(torch.tensor([2.0], requires_grad=True), torch.tensor([1.0])).backward()",
+    "torch.special.polygamma(2, torch.tensor([1.5, 3.0])), torch.special.psi(torch.tensor([1.0]))",
+    "torch.special.softmax(torch.tensor([[1.0, 2.0, 3.0]]), dim=1), torch.special.logsumexp(torch.ones(2, 3), 1)",
+    "torch.special.round(torch.tensor([2.5, 3.5]))",
+]
+
+
+def test_cells_show_what_pytorch_shows():
+    """Cells as notebooks write them, ``import torch.special`` included (the playground binds torch so)."""
+    from torch_binding import run_cells
+
+    assert run_cells(CELLS, engine) == run_cells(CELLS, torch)
