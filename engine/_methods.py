@@ -442,6 +442,21 @@ Tensor.cholesky = _linalg_method("_torch_cholesky")
 Tensor.cross = _linalg_method("_torch_cross")
 
 
+def _special_method(name):
+    def method(self, *args, **kwargs):
+        from . import special  # (at first use: see engine.__getattr__)
+
+        return getattr(special, name)(self, *args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+Tensor.i0 = _special_method("i0")
+Tensor.igamma = _special_method("gammainc")
+Tensor.igammac = _special_method("gammaincc")
+Tensor.mvlgamma = _special_method("multigammaln")
+
+
 # ----- The long tail (see the section of that name in _ops) -----
 for _name in (
     "addbmm", "addmv", "addr", "aminmax", "argwhere", "baddbmm", "bincount", "copysign", "corrcoef",

@@ -809,6 +809,7 @@ XLOGY = defop("XlogyBackward0", lambda g, ans, a, b: masked_fill(xlogy(g, b), (a
 XLOGY_SCALAR_SELF = defop("XlogyBackward1", lambda g, ans, b, self: _mul_scalar(g, self) / b, saves=(0,))
 XLOGY_SCALAR_OTHER = defop("XlogyBackward2", lambda g, ans, a, other: xlogy(g, other) if other > 0
                            else masked_fill(xlogy(g, other), a == 0.0, 0.0), saves=(0,))
+ELEMENTWISE.update((XLOGY_SCALAR_SELF, XLOGY_SCALAR_OTHER))  # (a tangent of 1 through log(0) is -inf, as in PyTorch)
 LOGADDEXP = defop("LogaddexpBackward0", lambda g, ans, a, b: g / _add_scalar(exp(b - a), 1),
                   lambda g, ans, a, b: g / _add_scalar(exp(a - b), 1), saves=(0, 1))
 

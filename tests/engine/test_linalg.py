@@ -12,28 +12,9 @@ import warnings
 import numpy as np
 import pytest
 
-import engine
-import engine.linalg
 from tests.engine.opinfo import same
 
 _INF, _NAN = float("inf"), float("nan")
-
-# torch.det & co and the Tensor methods, until engine/__init__.py and _methods.py export them.
-_TOP = {"det": engine.linalg.det, "logdet": engine.linalg._logdet, "slogdet": engine.linalg._torch_slogdet,
-        "inverse": engine.linalg.inv, "matrix_power": engine.linalg.matrix_power, "cross": engine.linalg._torch_cross,
-        "cholesky": engine.linalg._torch_cholesky, "cholesky_solve": engine.linalg._torch_cholesky_solve,
-        "cholesky_inverse": engine.linalg._torch_cholesky_inverse,
-        "triangular_solve": engine.linalg._torch_triangular_solve}
-
-
-@pytest.fixture(autouse=True)
-def _exports(monkeypatch):
-    for name, fn in _TOP.items():
-        if not hasattr(engine, name):
-            monkeypatch.setattr(engine, name, fn, raising=False)
-        if not hasattr(engine.Tensor, name):
-            monkeypatch.setattr(engine.Tensor, name, fn, raising=False)
-
 
 # ----- Inputs: the same arrays for both modules -----
 
