@@ -2022,24 +2022,24 @@ def _softmax_kernel(x, dim, name):
 
 def softmax(x, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(x, dim, "softmax")
-    if dtype is None:
-        _softmax_kernel(x, dim, "softmax")
-    d = _float_data(x.to(dtype) if dtype is not None else x)
+    xd = x.to(dtype) if dtype is not None else x
+    _softmax_kernel(xd, dim, "softmax")
+    d = _float_data(xd)
     e = np.exp(d - np.max(d, axis=dim, keepdims=True)) if d.ndim else np.ones_like(d)
-    out = record(SOFTMAX, (x,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
+    out = record(SOFTMAX, (xd,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
     return _given(out, dim=given) if given is not None and given != dim else out
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(x, dim, "log_softmax")
-    if dtype is None:
-        _softmax_kernel(x, dim, "log_softmax")
-    d = _float_data(x.to(dtype) if dtype is not None else x)
+    xd = x.to(dtype) if dtype is not None else x
+    _softmax_kernel(xd, dim, "log_softmax")
+    d = _float_data(xd)
     if not d.ndim:
-        return record(LOG_SOFTMAX, (x,), np.zeros_like(d), {"dim": dim})
+        return record(LOG_SOFTMAX, (xd,), np.zeros_like(d), {"dim": dim})
     s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
     s -= np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True))
-    out = record(LOG_SOFTMAX, (x,), s, {"dim": dim})
+    out = record(LOG_SOFTMAX, (xd,), s, {"dim": dim})
     return _given(out, dim=given) if given is not None and given != dim else out
 
 

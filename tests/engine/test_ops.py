@@ -362,6 +362,11 @@ EDGE_CASES = {
     'cumsum int': lambda t: t.tensor([1, 2, 3]).cumsum(0),
     'cumsum bool': lambda t: t.tensor([True, True]).cumsum(0),
     'softmax dtype': lambda t: t.softmax(t.tensor([1., 2.]), 0, dtype=t.float64),
+    'softmax dtype graph': lambda t: [type(f).__name__ for x in [t.tensor([[1., 2.]], requires_grad=True)]
+                                      for f in (t.softmax(x, 1, dtype=t.float64).grad_fn.next_functions[0][0],
+                                                t.log_softmax(x, 0, dtype=t.float64).grad_fn.next_functions[0][0])],
+    'softmax integer dtype': lambda t: t.softmax(t.tensor([1., 2.]), 0, dtype=t.long),
+    'log_softmax integer dtype': lambda t: t.log_softmax(t.tensor([[1., 2.]]), 0, dtype=t.long),
     'softmax no dim': lambda t: t.nn.functional.softmax(t.tensor([[1., 2.]])),
     'var 1 elem': lambda t: t.tensor([1.]).var(),
     'std 1 elem': lambda t: t.tensor([1.]).std(),
