@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from ._ops import (_RESULT, _broadcast_error, _given, _grad_edges_only, _int64, _mul_scalar, _not_implemented, _record_shared,
-                   _saved_attr, _saved_slot, _saved_tensor_attr, _shared_rules, _softmax_backward_data, defop, matmul,
-                   record, register_saved, tril)
+from ._ops import (_RESULT, _broadcast_error, _given, _grad_edges_only, _mul_scalar, _not_implemented, _quietly,
+                   _record_shared, _saved_attr, _saved_dim, _saved_slot, _saved_tensor_attr, _shared_rules,
+                   _softmax_backward_data, _softmax_np, defop, matmul, record, register_saved, tril)
 from ._factories import filled_like
-from ._tensor import Tensor, _wrap
+from ._tensor import _CPP_TYPE_NAMES as _TYPE_NAMES, Tensor, _wrap
 
 _ALLOWED = {"flash": True, "math": True}  # set by torch.nn.attention.sdpa_kernel
 
@@ -24,17 +24,14 @@ SAFE_SOFTMAX = defop("SafeSoftmaxBackward0", lambda g, ans, x, dim: _softmax_bac
 def _safe_softmax(x, dim):
     d = x._data
     axis = dim % d.ndim
-    with np.errstate(all="ignore"):
-        e = np.exp(d - np.max(d, axis=axis, keepdims=True))
-        out = e / np.sum(e, axis=axis, keepdims=True)
-    out = np.where(np.all(d == -np.inf, axis=axis, keepdims=True), d.dtype.type(0), out)
+    out = np.where(np.all(d == -np.inf, axis=axis, keepdims=True), d.dtype.type(0), _quietly(_softmax_np, d, axis))
     return _given(record(SAFE_SOFTMAX, (x,), out, {"dim": axis}), dim=dim)
 
 
 # ----- The flash kernel: one node, grads from its own backward kernel -----
 
 def _flash_grads(g, out, q, k, v, attn_mask, scale, is_causal, dropout_p, logsumexp):
-    return _flash_backward(g, q, k, v, out, logsumexp, attn_mask, scale, is_causal, dropout_p)
+    return _flash_backward(g, q, k, v, out, logsumexp, attn_mask, scale, is_causal)
 
 
 FLASH = defop("ScaledDotProductFlashAttentionForCpuBackward0", *_shared_rules(3, _flash_grads, with_result=True),
@@ -83,18 +80,19 @@ def _flash_forward(q, k, v, mask, is_causal, scale):
     return o, lse_t
 
 
-def _flash_backward(grad_out, query, key, value, out, logsumexp, attn_mask, scale, is_causal, dropout_p):
+def _flash_backward(grad_out, query, key, value, out, logsumexp, attn_mask, scale, is_causal):
     """``(grad_query, grad_key, grad_value)``: one NotImplemented node when a graph is built, as in PyTorch."""
     g, q, k, v, o = (t._data for t in (grad_out, query, key, value, out))
     heads = q.shape[1]
     sc = _scale(q, scale)
     mask = None if attn_mask is None else attn_mask._data
+    kg = _group(k, heads)
     with np.errstate(all="ignore"):
-        p = np.exp(_scores(q, _group(k, heads), mask, is_causal, sc) - logsumexp._data[..., None])
+        p = np.exp(_scores(q, kg, mask, is_causal, sc) - logsumexp._data[..., None])
         dv = _ungroup(np.swapaxes(p, -1, -2) @ g, k.shape[1])
         dp = g @ np.swapaxes(_group(v, heads), -1, -2)
         ds = p * (dp - np.sum(g * o, axis=-1, keepdims=True))
-        dq = (ds @ _group(k, heads)) * q.dtype.type(sc)
+        dq = (ds @ kg) * q.dtype.type(sc)
         dk = _ungroup(np.swapaxes(ds, -1, -2) @ q, k.shape[1]) * q.dtype.type(sc)
     grads = tuple(x.astype(q.dtype, copy=False) for x in (dq, dk, dv))
     inputs = (grad_out, query, key, value, out, logsumexp)
@@ -187,10 +185,6 @@ def _use_flash(q, k, v, attn_mask, dropout_p, enable_gqa):
     return why is None
 
 
-_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-               "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
-
-
 def _validate(q, k, v, attn_mask, enable_gqa):
     for name, t, pos in (("query", q, 1), ("key", k, 2), ("value", v, 3)):
         if not isinstance(t, Tensor):
@@ -271,16 +265,11 @@ def _math(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa):
     return matmul(attn, value)
 
 
-def _saved_logsumexp(node):
-    return _saved_tensor_attr("logsumexp")(node)
-
-
 register_saved({
-    "SafeSoftmaxBackward0": {"dim": lambda node: _int64((node._given or {}).get("dim", node._attrs["dim"])),
-                             "result": _RESULT},
+    "SafeSoftmaxBackward0": {"dim": _saved_dim(), "result": _RESULT},
     "ScaledDotProductFlashAttentionForCpuBackward0": {
         "attn_mask": _saved_tensor_attr("attn_mask"), "dropout_p": _saved_attr("dropout_p"),
-        "is_causal": _saved_attr("is_causal"), "key": _saved_slot(1), "logsumexp": _saved_logsumexp,
+        "is_causal": _saved_attr("is_causal"), "key": _saved_slot(1), "logsumexp": _saved_tensor_attr("logsumexp"),
         "output": _RESULT, "query": _saved_slot(0), "scale": _saved_attr("scale"), "value": _saved_slot(2)},
 })
 

@@ -2024,10 +2024,16 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(x, dim, "softmax")
     xd = x.to(dtype) if dtype is not None else x
     _softmax_kernel(xd, dim, "softmax")
-    d = _float_data(xd)
-    e = np.exp(d - np.max(d, axis=dim, keepdims=True)) if d.ndim else np.ones_like(d)
-    out = record(SOFTMAX, (xd,), e / np.sum(e, axis=dim, keepdims=True) if d.ndim else e, {"dim": dim})
+    out = record(SOFTMAX, (xd,), _softmax_np(_float_data(xd), dim), {"dim": dim})
     return _given(out, dim=given) if given is not None and given != dim else out
+
+
+def _softmax_np(d, dim):
+    """Softmax of an array along ``dim`` (of a 0-d array: 1)."""
+    if not d.ndim:
+        return np.ones_like(d)
+    e = np.exp(d - np.max(d, axis=dim, keepdims=True))
+    return e / np.sum(e, axis=dim, keepdims=True)
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):

@@ -11,9 +11,9 @@ import numpy as np
 
 from . import _dtypes, _grad_mode, _ops
 from . import _special_kernels as _k
-from ._ops import (ELEMENTWISE, ROUND_DECIMALS, _add_scalar, _broadcast_checked, _div_scalar, _erf, _mul_scalar,
-                   _quietly, _saved_attr, _saved_slot, _sub_scalar, defop, exp, lgamma, log, masked_fill, neg, pow,
-                   reciprocal, register_saved, sgn, unsqueeze, where)
+from ._ops import (_RESULT, _SELF, ELEMENTWISE, ROUND_DECIMALS, _add_scalar, _broadcast_checked, _div_scalar, _erf,
+                   _mul_scalar, _quietly, _saved_attr, _saved_slot, _sub_scalar, defop, exp, lgamma, log, masked_fill,
+                   neg, pow, reciprocal, register_saved, sgn, unsqueeze, where)
 from ._tensor import Tensor, _wrap, is_scalar, record
 
 __all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
@@ -27,9 +27,6 @@ __all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "cheby
            "scaled_modified_bessel_k1", "sinc", "softmax", "spherical_bessel_j0", "xlog1py", "xlogy", "zeta"]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
-_FORWARD_AD_ISSUE = ("\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template="
-                     "feature-request.yml so that we can prioritize its implementation or submit a PR adding the "
-                     "implementation to derivatives.yaml")
 
 
 # ----- Arguments -----
@@ -83,8 +80,9 @@ def _broadcast(a, b):
 def _no_forward_ad(name, *tensors):
     """PyTorch has no forward formula for ``name``: it refuses as soon as an input has a tangent."""
     if _grad_mode._fw_active and any(isinstance(t, Tensor) and t._fw_grad is not None for t in tensors):
-        raise NotImplementedError(f"Trying to use forward AD with {name} that does not support it because it has "
-                                  f"not been implemented yet.{_FORWARD_AD_ISSUE}")
+        from .autograd.forward_ad import not_implemented_yet
+
+        raise not_implemented_yet(name)
 
 
 def _not_implemented(what):
@@ -353,10 +351,11 @@ IGAMMAC = defop("IgammacBackward0", _not_implemented("igammac: input"),
 def _igamma(fname, kernel, op, input, other):
     _tensor(fname, input)
     _tensor(fname, other, "other", 2)
-    _no_forward_ad(op.node_cls.__name__[:-len("Backward0")].lower(), input, other)
+    aten = op.node_cls.__name__[:-len("Backward0")].lower()  # igamma, igammac
+    _no_forward_ad(aten, input, other)
     dt = _dtypes.result_type(input, other).np
     if dt.kind != "f":
-        raise _not_for(op.node_cls.__name__[:-len("Backward0")].lower(), dt)
+        raise _not_for(aten, dt)
     out = _run(lambda a, x: kernel(a, x, lambda t: _erf(t, True)), dt, *_binary_arrays(input, other, dt))
     return record(op, (input, other), out)
 
@@ -404,7 +403,6 @@ legendre_polynomial_p = _polynomial("legendre_polynomial_p", _k.legendre_polynom
 
 # ----- grad_fn._saved_* of these nodes, named as PyTorch names them -----
 
-_SELF, _RESULT = _saved_slot(0), _saved_slot("result")
 register_saved({
     "I0Backward0": {"self": _SELF},
     "SpecialI0EBackward0": {"self": _SELF, "result": _RESULT},

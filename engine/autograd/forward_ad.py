@@ -284,7 +284,11 @@ def _not_implemented(op, message):
         name = message.split("derivative for ", 1)[-1].split(" ", 1)[0]
         return NotImplementedError(f"Trying to use forward AD with {name} that does not support it.")
     name = op.aten or op.node_cls.__name__
-    name = name[:-len("Backward0")] if name.endswith("Backward0") else name
+    return not_implemented_yet(name[:-len("Backward0")] if name.endswith("Backward0") else name)
+
+
+def not_implemented_yet(name):
+    """PyTorch's error for the ATen op ``name``, which has no forward formula in derivatives.yaml."""
     return NotImplementedError(
         f"Trying to use forward AD with {name} that does not support it because it has not been implemented yet.\n"
         "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml"

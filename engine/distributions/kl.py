@@ -226,18 +226,28 @@ def _kl_laplace_laplace(p, q):
     return t1 + t2 + t3 - 1
 
 
+def _same_event(p, q, what):
+    if p.event_shape != q.event_shape:
+        # (PyTorch's message, its line continuation's spaces included)
+        raise ValueError(f"KL-divergence between two {what} with\
+                          different event shapes cannot be computed")
+
+
+def _lowrank_inverse_factor(q):
+    """A with inv(q's covariance) = inv(D) - A.T @ A: A = inv(C)^1/2 @ W.T @ inv(D), C q's capacitance."""
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    return torch.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+
+
 @register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
 def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
-    if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Low Rank Multivariate Normals with\
-                          different event shapes cannot be computed")
+    _same_event(p, q, "Low Rank Multivariate Normals")
     term1 = (_batch_lowrank_logdet(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril)
              - _batch_lowrank_logdet(p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, p._capacitance_tril))
     term3 = _batch_lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc,
                                        q._capacitance_tril)
     # inv(qcov) @ pcov = [inv(qD) - A.T @ A] @ (pD + pW @ pW.T), A = inv(qC)^1/2 @ qW.T @ inv(qD)
-    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = torch.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+    A = _lowrank_inverse_factor(q)
     term21 = (p._unbroadcasted_cov_diag / q._unbroadcasted_cov_diag).sum(-1)
     term22 = _batch_trace_XXT(p._unbroadcasted_cov_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
     term23 = _batch_trace_XXT(A * p._unbroadcasted_cov_diag.sqrt().unsqueeze(-2))
@@ -248,16 +258,13 @@ def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
 
 @register_kl(MultivariateNormal, LowRankMultivariateNormal)
 def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
-    if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two (Low Rank) Multivariate Normals with\
-                          different event shapes cannot be computed")
+    _same_event(p, q, "(Low Rank) Multivariate Normals")
     term1 = (_batch_lowrank_logdet(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril)
              - 2 * p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1))
     term3 = _batch_lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc,
                                        q._capacitance_tril)
     # inv(qcov) @ pcov = [inv(qD) - A.T @ A] @ p_tril @ p_tril.T
-    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = torch.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+    A = _lowrank_inverse_factor(q)
     term21 = _batch_trace_XXT(p._unbroadcasted_scale_tril * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
     term22 = _batch_trace_XXT(A.matmul(p._unbroadcasted_scale_tril))
     term2 = term21 - term22
@@ -266,9 +273,7 @@ def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
 
 @register_kl(LowRankMultivariateNormal, MultivariateNormal)
 def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
-    if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two (Low Rank) Multivariate Normals with\
-                          different event shapes cannot be computed")
+    _same_event(p, q, "(Low Rank) Multivariate Normals")
     term1 = (2 * q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
              - _batch_lowrank_logdet(p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, p._capacitance_tril))
     term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, (q.loc - p.loc))
@@ -287,9 +292,7 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
 
 @register_kl(MultivariateNormal, MultivariateNormal)
 def _kl_multivariatenormal_multivariatenormal(p, q):
-    if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Multivariate Normals with\
-                          different event shapes cannot be computed")
+    _same_event(p, q, "Multivariate Normals")
     half_term1 = (q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
                   - p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1))
     combined_batch_shape = torch.broadcast_shapes(q._unbroadcasted_scale_tril.shape[:-2],

@@ -56,10 +56,6 @@ def _precision_to_scale_tril(P):
     return L
 
 
-def _cholesky_inverse(L):
-    return torch.linalg._torch_cholesky_inverse(L)  # torch.cholesky_inverse
-
-
 class MultivariateNormal(Distribution):
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
                        "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}
@@ -130,7 +126,7 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self):
-        return _cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+        return torch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
             self._batch_shape + self._event_shape + self._event_shape)
 
     @property
