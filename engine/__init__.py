@@ -163,6 +163,8 @@ backends = _Backends()
 _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "vmap"), "utils": ("utils", None), "serialization": ("serialization", None),
          "distributions": ("distributions", None),
          "special": ("special", None),
+         **{name: ("_gamma", name) for name in ("_standard_gamma", "_standard_gamma_grad", "_sample_dirichlet",
+                                                "_dirichlet_grad", "binomial")},
          "save": ("serialization", "save"), "load": ("serialization", "load"), "det": ("linalg", "det"),
          "matrix_power": ("linalg", "matrix_power"), "logdet": ("linalg", "_logdet"),
          "cholesky": ("linalg", "_torch_cholesky"), "cross": ("linalg", "_torch_cross"),

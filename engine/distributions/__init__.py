@@ -1,5 +1,5 @@
 """``torch.distributions``: Normal, Uniform, Laplace, Exponential, Bernoulli, Categorical,
-OneHotCategorical(StraightThrough), Independent, Binomial, Geometric, Poisson, Gamma, Beta, Dirichlet,
+OneHotCategorical(StraightThrough), Independent, Binomial, Geometric, Poisson, Gamma, Chi2, Beta, Dirichlet,
 MultivariateNormal, LowRankMultivariateNormal, TransformedDistribution with the transforms of
 ``torch.distributions.transforms``, LogNormal and Gumbel, with ``biject_to``/``transform_to``,
 ``kl_divergence`` between the pairs PyTorch defines among them and PyTorch's validation errors.
@@ -10,13 +10,12 @@ tensor(-1.0439)
 
 Every formula is PyTorch's, in PyTorch's order of operations, so values, gradients and ``grad_fn``
 names are the ones PyTorch gives, and sampling draws from the generator as PyTorch does, so a sample
-after ``manual_seed`` is PyTorch's. Not sampled: Binomial (``torch.binomial``), Gamma, Beta and
-Dirichlet (``torch._standard_gamma``: PyTorch's gamma sampler and its implicit reparameterisation
-gradient are C++ kernels the engine does not have); they raise NotImplementedError, as does
-``Gamma.cdf`` (``torch.special.gammainc``) until the engine has that function.
+after ``manual_seed`` is PyTorch's: Gamma, Beta, Dirichlet and Binomial through the engine's ports of
+PyTorch's C++ samplers and their implicit reparameterisation gradients (engine/_gamma.py).
 
-The transforms, TransformedDistribution, LogNormal, Gumbel and ``biject_to``/``transform_to`` load at
-their first use (their modules register their KL pairs as they load).
+The transforms, TransformedDistribution, LogNormal, Gumbel, ``biject_to``/``transform_to`` and the
+distributions added after them load at their first use (their modules register their KL pairs as
+they load).
 """
 from .. import _lazy
 from . import constraints
@@ -40,7 +39,7 @@ from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThr
 from .poisson import Poisson
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Dirichlet", "Distribution", "Exponential",
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Chi2", "Dirichlet", "Distribution", "Exponential",
            "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "Independent", "Laplace", "LogNormal",
            "LowRankMultivariateNormal", "MultivariateNormal", "Normal", "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Poisson", "TransformedDistribution", "Uniform", "biject_to",
@@ -52,11 +51,16 @@ _TRANSFORMS = ("AbsTransform", "AffineTransform", "CatTransform", "ComposeTransf
                "Transform", "identity_transform")  # transforms.__all__
 __all__.extend(_TRANSFORMS)
 
+# The distributions added later, each in its module, loaded at first use: (module, class)
+_LATER = (("chi2", "Chi2"),)
+_LAZY_MODULES = tuple(m for m, _ in _LATER)
+
 # Loaded at first use: the transforms are much code to compile, and many programs never use them.
 _LAZY = {**{name: (name, None) for name in ("transforms", "transformed_distribution", "constraint_registry",
-                                            "log_normal", "gumbel")},
+                                            "log_normal", "gumbel") + _LAZY_MODULES},
          "TransformedDistribution": ("transformed_distribution", "TransformedDistribution"),
          "LogNormal": ("log_normal", "LogNormal"), "Gumbel": ("gumbel", "Gumbel"),
+         **{name: (module, name) for module, name in _LATER},
          "biject_to": ("constraint_registry", "biject_to"), "transform_to": ("constraint_registry", "transform_to"),
          **{name: ("transforms", name) for name in _TRANSFORMS}}
 __getattr__ = _lazy.lazy_getattr(__name__, "torch.distributions", _LAZY)

@@ -1,7 +1,7 @@
 """``Binomial(total_count=1, probs=None, logits=None)``."""
 from . import constraints
 from .distribution import Distribution
-from .utils import (_BinaryProbs, _expand, _missing, _probs_or_logits, broadcast_all, torch)
+from .utils import _BinaryProbs, _expand, _probs_or_logits, broadcast_all, torch
 
 __all__ = ["Binomial"]
 
@@ -51,7 +51,6 @@ class Binomial(_BinaryProbs, Distribution):
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        _missing("Binomial.sample", "binomial")
         with torch.no_grad():
             return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 

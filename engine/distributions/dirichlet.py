@@ -1,9 +1,30 @@
-"""``Dirichlet(concentration)``: log_prob, entropy, moments and KL; not sampling (see ``rsample``)."""
+"""``Dirichlet(concentration)``; its rsample is PyTorch's custom Function ``_Dirichlet`` (node
+``_DirichletBackward``), whose backward is once differentiable."""
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _missing, torch
+from .utils import torch
 
 __all__ = ["Dirichlet"]
+
+
+def _Dirichlet_backward(x, concentration, grad_output):
+    total = concentration.sum(-1, True).expand_as(concentration)
+    grad = torch._dirichlet_grad(x, concentration, total)
+    return grad * (grad_output - (x * grad_output).sum(-1, True))
+
+
+class _Dirichlet(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, concentration):
+        x = torch._sample_dirichlet(concentration)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        return _Dirichlet_backward(x, concentration, grad_output)
 
 
 class Dirichlet(ExponentialFamily):
@@ -27,7 +48,9 @@ class Dirichlet(ExponentialFamily):
         return new
 
     def rsample(self, sample_shape=()):
-        _missing("Dirichlet.rsample", "_sample_dirichlet")
+        shape = self._extended_shape(sample_shape)
+        concentration = self.concentration.expand(shape)
+        return _Dirichlet.apply(concentration)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -1,7 +1,7 @@
-"""``Gamma(concentration, rate)``: log_prob, entropy, moments and KL; not sampling (see ``rsample``)."""
+"""``Gamma(concentration, rate)``."""
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _expand, _missing, _set_params, torch
+from .utils import _expand, _set_params, torch
 
 __all__ = ["Gamma"]
 
@@ -32,7 +32,6 @@ class Gamma(ExponentialFamily):
         return _expand(self, Gamma, batch_shape, _instance, ("concentration", "rate"))
 
     def rsample(self, sample_shape=torch.Size()):
-        _missing("Gamma.rsample", "_standard_gamma")
         shape = self._extended_shape(sample_shape)
         value = torch._standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
         value.detach().clamp_(min=torch.finfo(value.dtype).tiny)  # not recorded in the graph
@@ -59,5 +58,4 @@ class Gamma(ExponentialFamily):
     def cdf(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        _missing("Gamma.cdf", "special.gammainc")
         return torch.special.gammainc(self.concentration, self.rate * value)

@@ -1,7 +1,7 @@
 """``Poisson(rate)``."""
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _expand, _missing, _set_params, broadcast_all, torch
+from .utils import _expand, _set_params, broadcast_all, torch
 
 __all__ = ["Poisson"]
 
@@ -31,7 +31,6 @@ class Poisson(ExponentialFamily):
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        _missing("Poisson.sample", "poisson")
         with torch.no_grad():
             return torch.poisson(self.rate.expand(shape))
 

@@ -144,16 +144,6 @@ def _expand(dist, cls, batch_shape, _instance, names, event_shape=None):
     return new
 
 
-def _missing(what, op):
-    """NotImplementedError unless the engine has ``torch.<op>``, which PyTorch computes ``what`` with (a C++
-    kernel: a sampler written here would not give PyTorch's numbers)."""
-    obj = torch
-    for part in op.split("."):
-        obj = getattr(obj, part, None)
-    if obj is None:
-        raise NotImplementedError(f"{what} needs torch.{op}, which the engine does not implement")
-
-
 def _probs_or_logits(probs, logits):
     """The one of probs/logits given: PyTorch's error unless exactly one is."""
     if (probs is None) == (logits is None):

@@ -1110,19 +1110,6 @@ def test_multivariate_samples_are_pytorchs(et, torch_ref, seed):
         np.testing.assert_allclose(o[2], r[2], rtol=1e-5, atol=1e-6)
 
 
-def test_samplers_pytorch_runs_in_cpp_raise(et):
-    """Gamma, Beta and Dirichlet sample with PyTorch's C++ gamma sampler, Binomial with torch.binomial: the
-    engine has neither, so these raise NotImplementedError naming the op (PyTorch returns a sample)."""
-    D_ = et.distributions
-    for call, op in [(lambda: D_.Gamma(2.0, 1.0).sample(), "Gamma.rsample needs torch._standard_gamma"),
-                     (lambda: D_.Gamma(2.0, 1.0).rsample((2,)), "Gamma.rsample needs torch._standard_gamma"),
-                     (lambda: D_.Beta(2.0, 1.0).sample(), "Dirichlet.rsample needs torch._sample_dirichlet"),
-                     (lambda: D_.Dirichlet(et.ones(3)).rsample(), "Dirichlet.rsample needs torch._sample_dirichlet"),
-                     (lambda: D_.Binomial(3, et.tensor(0.5)).sample(), "Binomial.sample needs torch.binomial")]:
-        with pytest.raises(NotImplementedError, match=op + ", which the engine does not implement"):
-            call()
-
-
 def test_gamma_cdf(et, torch_ref):
     """Gamma.cdf is torch.special.gammainc: PyTorch's values and grads once the engine has it, until then
     NotImplementedError naming it."""
