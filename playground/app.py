@@ -82,6 +82,13 @@ class Playground(pn.viewable.Viewer):
         self.toggles = pn.widgets.CheckButtonGroup(label="requires_grad", options=[], value=[], color="primary",
                                                    variant="outline", css_classes=["ap-toggles"])
 
+        # Backward one node at a time: the steps of the last Backward, the graph drawn as it stood.
+        self.step_player = pn.widgets.Player(
+            label="backward steps", start=0, end=1, value=1, interval=1400, loop_policy="once",
+            show_loop_controls=False, visible_buttons=["first", "previous", "play", "pause", "next", "last"],
+            scale_buttons=0.8, width=260, visible=False, css_classes=["ap-player"],
+        )
+        self.step_pane = panels.html_pane(visible=False)
         self.graph = GraphView()
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         self.explain_pane = panels.html_pane()
@@ -98,6 +105,7 @@ class Playground(pn.viewable.Viewer):
         self.copy_button.on_click(lambda e: self._copied())
         self.toggles.param.watch(self._on_toggle, "value")
         self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
+        self.step_player.param.watch(lambda e: self._on_step(), "value")
         self.language_toggle.param.watch(lambda e: setattr(self, "language", e.new), "value")
         self.param.watch(lambda e: self._on_language(), "language")
         for w in (self.output_select, self.gradient_input, self.retain_box, self.create_box):
@@ -194,6 +202,7 @@ class Playground(pn.viewable.Viewer):
             self.retain_box.value = state["retain_graph"]
             self.create_box.value = state["create_graph"]
         self._pending_output = state["output"]
+        self._pending_step = state["step"]
         self._last_run = (state["code"], time.monotonic())
         self._show(self.session.restore(state["code"], state["actions"]))
 
@@ -220,11 +229,32 @@ class Playground(pn.viewable.Viewer):
             rows = [r for r in snap.get("inspector") or [] if r.get("toggleable")]
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
+            step = self._set_steps(snap.get("walk"))
         # The figure is a plain Bokeh model: changes from a widget callback must go through
         # Panel's unlocked() under panel serve (a no-op in the browser and at build time).
         with pn.io.unlocked():
-            self.graph.update(snap.get("graph") or {})
+            self.graph.update(snap.get("graph") or {}, snap.get("walk"), step)
         self._render_text()
+        self._sync_link()
+
+    def _set_steps(self, walk):
+        """Offer the last backward's steps (at the last one, or at a shared link's); the step to draw."""
+        steps = (walk or {}).get("steps") or []
+        want, self._pending_step = getattr(self, "_pending_step", None), None
+        self.step_player.visible = bool(steps)
+        self.step_pane.visible = bool(steps) or bool((walk or {}).get("too_big"))
+        if not steps:
+            return None
+        self.step_player.end = len(steps)
+        self.step_player.value = want if want is not None and 0 <= want <= len(steps) else len(steps)
+        return self.step_player.value
+
+    def _on_step(self):
+        if self._quiet:
+            return
+        with pn.io.unlocked():
+            self.graph.show_step(self.snapshot.get("walk"), self.step_player.value)
+        self.step_pane.object = panels.step_html(self.snapshot, self.step_player.value, self.language)
         self._sync_link()
 
     def _render_text(self):
@@ -234,6 +264,7 @@ class Playground(pn.viewable.Viewer):
         self.output_pane.object = panels.output_html(snap, lang)
         self.inspector_pane.object = panels.inspector_html(snap)
         self.history_pane.object = panels.history_html(snap)
+        self.step_pane.object = panels.step_html(snap, self.step_player.value, lang)
         self.status.object = f'<span class="ap-status">{escape(panels.status_text(snap, lang))}</span>'
 
     def _on_language(self):
@@ -261,7 +292,14 @@ class Playground(pn.viewable.Viewer):
             "example": self.example,
             "language": self.language,
             "actions": [] if snap.get("stale") else list(replay.get("actions") or []),
+            "step": self._shared_step(),
         }
+
+    def _shared_step(self):
+        """The backward step in view, when it is not the last (the default)."""
+        steps = (self.snapshot.get("walk") or {}).get("steps") or []
+        value = self.step_player.value
+        return value if steps and not self.snapshot.get("stale") and value < len(steps) else None
 
     def _sync_link(self):
         if self._quiet or pn.state.location is None:
@@ -310,6 +348,7 @@ class Playground(pn.viewable.Viewer):
                    sizing_mode="stretch_width"),
             self.graph_pane,
             pn.pane.HTML(_legend(), sizing_mode="stretch_width"),
+            pn.Row(self.step_player, self.step_pane, sizing_mode="stretch_width"),
             controls,
             pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),
             pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),

@@ -36,6 +36,8 @@ class Graph:
     truncated: bool = False  # stopped at max_functions
     tensors: dict = field(default_factory=dict, repr=False)  # node id -> live tensor (not serialised)
     by_label: dict = field(default_factory=dict, repr=False)  # label -> node id
+    fn_ids: dict = field(default_factory=dict, repr=False)  # id(grad_fn node) -> node id
+    tensor_ids: dict = field(default_factory=dict, repr=False)  # id(tensor) -> node id
 
     def to_dict(self):
         return {"nodes": self.nodes, "edges": self.edges, "truncated": self.truncated}
@@ -257,7 +259,7 @@ def trace(named, output=None, origins=None, max_functions=None):
 def _trace(named, output, origins, max_functions):
     origins = origins or {}
     graph = Graph()
-    tensor_ids = {}  # id(tensor) -> node id
+    tensor_ids = graph.tensor_ids
     tensor_labels = {}  # node id -> labels
     tensor_objs = {}
     order = []
@@ -272,7 +274,7 @@ def _trace(named, output, origins, max_functions):
         tensor_labels[tensor_ids[key]].append(label)
         graph.by_label[label] = tensor_ids[key]
 
-    fn_ids = {}  # id(fn) -> node id
+    fn_ids = graph.fn_ids
     fn_objs = []  # keeps wrappers alive so id() stays unique while we walk
     edges = graph.edges
     queue = deque()

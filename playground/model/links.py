@@ -26,6 +26,7 @@ DEFAULTS = {
     "example": None,
     "language": "en",
     "actions": [],
+    "step": None,  # the backward step in view (the last one when None)
 }
 _TYPES = {
     "code": (str,),
@@ -36,6 +37,7 @@ _TYPES = {
     "example": (str, type(None)),
     "language": (str,),
     "actions": (list,),
+    "step": (int, type(None)),
 }
 
 
@@ -69,9 +71,12 @@ def validate(state):
     for key, default in DEFAULTS.items():
         value = state.get(key, default)
         if not isinstance(value, _TYPES[key]):
-            expected = " or ".join("null" if t is type(None) else {"str": "text", "bool": "true/false", "list": "a list"}[t.__name__] for t in _TYPES[key])
+            expected = " or ".join("null" if t is type(None) else {"str": "text", "bool": "true/false", "list": "a list",
+                                                                   "int": "a number"}[t.__name__] for t in _TYPES[key])
             raise LinkError(f"This link is damaged: '{key}' should be {expected}.")
         clean[key] = value
+    if type(clean["step"]) is bool or (clean["step"] is not None and clean["step"] < 0):
+        raise LinkError("This link is damaged: 'step' should be a step number.")
     if clean["language"] not in LANGUAGES:
         clean["language"] = "en"
     if len(clean["actions"]) > MAX_ACTIONS:

@@ -23,6 +23,7 @@ from . import graph as graph_mod
 from .layout import layered_layout
 from .program import NotToggleable, analyse, set_requires_grad
 from .runner import DEFAULT_TIME_LIMIT, ErrorInfo, Program, Runner
+from .steps import StepRecorder
 
 MAX_FUNCTIONS = 20_000  # grad_fn nodes traced per snapshot; beyond, graph["truncated"] is True
 _RESTORED = {
@@ -45,6 +46,7 @@ class Snapshot:
     tensors with a grad_fn (scalars first); default_output: the one to preselect.
     last_backward: settings of the last successful backward, with the gradient text used.
     grad_history: [{"id", "label", "entries": [{"count", "event", "grad", "values"}]}].
+    walk: the last backward one node at a time (model.steps), until the next run or Zero grad.
     stale: graph/inspector come from an earlier successful run than the code shown.
     replay: {"code", "actions"} that rebuild this state (share links, restarts).
     action: the command that produced this snapshot.
@@ -62,6 +64,7 @@ class Snapshot:
     last_backward: dict | None = None
     grad_history: list = field(default_factory=list)
     backward_count: int = 0
+    walk: dict | None = None
     stale: bool = False
     replay: dict = field(default_factory=lambda: {"code": None, "actions": []})
     action: str = "init"
@@ -97,6 +100,7 @@ class InProcessSession:
         self._history_refs = {}  # keeps those tensors alive so ids stay unique
         self._backward_count = 0
         self._last_backward = None
+        self._walk = None  # a StepRecorder until the next snapshot resolves it, then its JSON
         self._error = None
         self._stdout = ""
         self._result = None
@@ -118,6 +122,7 @@ class InProcessSession:
             self._history, self._history_refs = {}, {}
             self._backward_count = 0
             self._last_backward = None
+            self._walk = None
             self._run_output = (res.stdout, res.result)
         return self._snapshot()
 
@@ -143,12 +148,15 @@ class InProcessSession:
                 self._stdout, self._error = res.stdout, res.error
                 return self._snapshot()
             value = res.value
-        res = self.runner.call(
-            lambda: t.backward(gradient=value, retain_graph=retain_graph, create_graph=create_graph),
-            self._program,
-        )
+        recorder = StepRecorder(t, [x for _, x in tensors.items()])
+        with recorder:
+            res = self.runner.call(
+                lambda: t.backward(gradient=value, retain_graph=retain_graph, create_graph=create_graph),
+                self._program,
+            )
         self._action_output(res)
         if res.ok:
+            self._walk = recorder
             self._last_backward = {"output": output, "gradient": text or None,
                                    "retain_graph": retain_graph, "create_graph": bool(create_graph)}
             self._actions.append({"op": "backward", "output": output, "gradient": gradient,
@@ -176,6 +184,7 @@ class InProcessSession:
         res = self.runner.call(zero, self._program)
         self._action_output(res)
         if res.ok:
+            self._walk = None
             self._actions.append({"op": "zero_grad"})
             return self._snapshot(record="zero_grad")
         return self._snapshot()
@@ -295,6 +304,8 @@ class InProcessSession:
             graph = graph_mod.trace(named, default, self._analysis.origins, self.max_functions)
             if record:
                 self._record(graph, record)
+            if isinstance(self._walk, StepRecorder):
+                self._walk = self._walk.resolve(graph)
             ids = [n["id"] for n in graph.nodes]
             positions = layered_layout(ids, [(e["to"], e["from"]) for e in graph.edges if e["kind"] != "saved"])
             for node in graph.nodes:
@@ -315,6 +326,7 @@ class InProcessSession:
             last_backward=dict(self._last_backward) if self._last_backward else None,
             grad_history=[{**h, "entries": list(h["entries"])} for h in self._history.values()],
             backward_count=self._backward_count,
+            walk=self._walk if self._ns is not None else None,
             stale=self._good_code is not None and self._good_code != self.code,
             replay={"code": self._good_code, "actions": [dict(a) for a in self._actions]},
             action=self._action,

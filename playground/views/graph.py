@@ -3,7 +3,11 @@ from bokeh.models import (Arrow, ColumnDataSource, CustomJS, Range1d, HoverTool,
                           WheelZoomTool)
 from bokeh.plotting import figure
 
-from .look import KIND_NAMES, NODE_H, NODE_W, STYLE, caption, grad_short, positions  # noqa: F401 (re-exported)
+from playground.model.steps import state_at
+
+from .look import (CURRENT_LINE, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, caption, grad_short,  # noqa: F401
+                   positions, short)
+from .rules import rule_text
 
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
 # (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide).
@@ -15,6 +19,8 @@ const size = Math.min(12, %s * ppu * %s);
 text.glyph.text_font_size = (size < 5 ? 0 : size).toFixed(1) + 'px';
 grad.glyph.text_font_size = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
 grad.glyph.y_offset = ppu * %s / 2 + 1;
+flow.glyph.text_font_size = grad.glyph.text_font_size;
+flow.glyph.y_offset = grad.glyph.y_offset;
 """ % (FONT_PER_BOX_PX, NODE_W, NODE_H)
 
 TOOLTIP = """
@@ -26,92 +32,10 @@ TOOLTIP = """
 </div>
 """
 
-# What each common node does in backward, shown on hover: the step's arithmetic for learners.
-RULES = {
-    "AccumulateGrad": "adds the incoming gradient into the leaf's .grad (accumulates across backward calls)",
-    "AddBackward0": "grad_a = grad,  grad_b = grad  (summed back over broadcast dimensions)",
-    "SubBackward0": "grad_a = grad,  grad_b = -grad",
-    "RsubBackward1": "grad_x = -grad  (for c - x)",
-    "MulBackward0": "grad_a = grad * b,  grad_b = grad * a  (saves both inputs)",
-    "DivBackward0": "grad_a = grad / b,  grad_b = -grad * a / b**2",
-    "NegBackward0": "grad_x = -grad",
-    "PowBackward0": "grad_x = grad * n * x**(n-1)  (saves x)",
-    "PowBackward1": "grad_x = grad * y * x**(y-1),  grad_y = grad * x**y * log(x)",
-    "PowBackward2": "grad_y = grad * c**y * log(c)  (for c ** y)",
-    "ExpBackward0": "grad_x = grad * exp(x)  (saves the result)",
-    "LogBackward0": "grad_x = grad / x",
-    "SqrtBackward0": "grad_x = grad / (2 * sqrt(x))",
-    "SinBackward0": "grad_x = grad * cos(x)",
-    "CosBackward0": "grad_x = -grad * sin(x)",
-    "TanhBackward0": "grad_x = grad * (1 - tanh(x)**2)  (saves the result)",
-    "SigmoidBackward0": "grad_x = grad * s * (1 - s),  s = sigmoid(x)",
-    "ReluBackward0": "grad_x = grad where x > 0, else 0",
-    "AbsBackward0": "grad_x = grad * sign(x)",
-    "SumBackward0": "grad_x = grad copied to every element",
-    "SumBackward1": "grad_x = grad copied along the summed dimensions",
-    "MeanBackward0": "grad_x = grad / N copied to every element",
-    "MeanBackward1": "grad_x = grad / N copied along the averaged dimensions",
-    "MmBackward0": "grad_A = grad @ B.T,  grad_B = A.T @ grad",
-    "MvBackward0": "grad_M = outer(grad, v),  grad_v = M.T @ grad",
-    "DotBackward0": "grad_a = grad * b,  grad_b = grad * a",
-    "AddmmBackward0": "grad_bias = grad (summed),  grad_A = grad @ B.T,  grad_B = A.T @ grad",
-    "ViewBackward0": "grad_x = grad reshaped back to x's shape",
-    "TBackward0": "grad_x = grad.t()",
-    "PermuteBackward0": "grad_x = grad permuted back",
-    "ExpandBackward0": "grad_x = grad summed over the expanded dimensions",
-    "SelectBackward0": "grad_x = zeros with grad written at the selected index",
-    "SliceBackward0": "grad_x = zeros with grad written into the slice",
-    "IndexBackward0": "grad_x = zeros with grad added at the indexed positions",
-    "CloneBackward0": "grad_x = grad",
-    "SoftmaxBackward0": "grad_x = s * (grad - sum(grad * s)),  s = softmax(x)",
-    "LogSoftmaxBackward0": "grad_x = grad - softmax(x) * sum(grad)",
-    "MseLossBackward0": "grad_x = 2 * (x - y) * grad / N",
-    "BinaryCrossEntropyWithLogitsBackward0": "grad_z = (sigmoid(z) - y) * grad / N",
-    "NllLossBackward0": "grad_x = -grad / N at each target class, 0 elsewhere",
-    "CopySlices": "grad flows to the written slice's source; the overwritten part of the base gets 0",
-    # Nodes of a double backward (create_graph=True): backward formulas recorded as ops.
-    "MulBackward1": "grad_x = grad * c  (x times a number c, as inside a derivative formula)",
-    "AddBackward1": "grad_x = grad  (x plus a number)",
-    "DivBackward1": "grad_x = grad / c  (x over a number c)",
-    "SgnBackward0": "grad_x = 0  (sign is flat wherever it is differentiable)",
-    "UnsqueezeBackward0": "grad_x = grad with the inserted dimension squeezed out",
-    "SqueezeBackward1": "grad_x = grad with the removed size-1 dimension put back",
-    "SigmoidBackwardBackward0": "node of g * s * (1 - s):  grad_g = grad * s * (1 - s),  grad_s = grad * g * (1 - 2s)",
-    "TanhBackwardBackward0": "node of g * (1 - t**2):  grad_g = grad * (1 - t**2),  grad_t = -2 * t * g * grad",
-    "ThresholdBackwardBackward0": "node of relu's backward:  grad_g = grad where x > 0, else 0;  grad_x = 0",
-    "SoftmaxBackwardDataBackward0": "node of softmax's backward s * (g - sum(g * s)), differentiated again",
-    "LogSoftmaxBackwardDataBackward0": "node of log_softmax's backward g - exp(out) * sum(g):  grad_g = grad - sum(grad * exp(out))",
-    "NllLossBackwardBackward0": "node of nll_loss's backward:  grad_g = nll_loss(grad),  grad_x = 0",
-    "MseLossBackwardBackward0": "node of 2 * (x - y) * g / N:  grad_g = 2 * (x - y) * grad / N,  grad_x = 2 * g * grad / N",
-    "SelectBackwardBackward0": "node of x[i]'s backward (zeros with g at i):  grad_g = grad[i]",
-    "SliceBackwardBackward0": "node of a slice's backward (zeros with g in the slice):  grad_g = grad[slice]",
-    "IndexPutImplBackward0": "node of indexing's backward (zeros with g added at the indices):  grad_g = grad[indices]",
-    "IndexAddBackward0": "grad_x = grad,  grad_source = grad at the indexed rows",
-    "MaskedFillBackward0": "grad_x = grad where the mask is False, else 0",
-    "MaskedFillBackward1": "grad_x = grad where the mask is False, else 0;  grad_value = sum of grad where it is True",
-    "WhereBackward0": "grad_a = grad where the condition holds, else 0;  grad_b = the rest",
-    "CatBackward0": "grad_each = its slice of grad",
-    "StackBackward0": "grad_each = grad selected at its index along the stacked dimension",
-    "SplitBackward0": "grad_x = the parts' grads concatenated (zeros for a part that got none)",
-    "UnsafeSplitBackward0": "grad_x = the parts' grads concatenated (zeros for a part that got none)",
-    "EmbeddingBackward0": "grad_weight = grad rows added into the rows that were looked up",
-    "ConvolutionBackward0": "grad_input = grad convolved back with the weight (transposed conv),  grad_weight = "
-                            "input windows times grad, summed,  grad_bias = grad summed over batch and positions",
-    "MaxPool2DWithIndicesBackward0": "each window's grad goes to the element that was its max (saved indices), "
-                                     "the rest get 0",
-    "AvgPool2DBackward0": "each window's grad is divided by the window size and spread over the window",
-    "AdaptiveAvgPool2DBackward0": "each output's grad is spread evenly over the input region it averaged",
-    "ConstantPadNdBackward0": "grad_x = grad with the padding cut off",
-    "NativeBatchNormBackward0": "grad through (x - mean) / std * weight + bias, mean and std being the batch's "
-                                "(so every x of a channel moves them);  grad_weight = sum(grad * x_hat),  "
-                                "grad_bias = sum(grad)",
-    "NativeLayerNormBackward0": "grad through (x - mean) / std * weight + bias, mean and std over the normalized "
-                                "dims of each sample;  grad_weight = sum(grad * x_hat),  grad_bias = sum(grad)",
-}
-
 NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_title", "grad_short",
                 "fill", "line", "text_color", "alpha", "line_width", "freed")
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
+FLOW_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "lx", "ly", "text")
 
 
 def node_data(nodes, pos=None):
@@ -121,6 +45,11 @@ def node_data(nodes, pos=None):
     for n in nodes:
         kind = n["kind"]
         fill, line, text = STYLE.get(kind, STYLE["function"])
+        step = n.get("step")
+        if step == "pending":
+            fill, line, text = PENDING
+        elif step == "current":
+            line = CURRENT_LINE
         freed = bool(n.get("freed"))
         cols["index"].append(n["id"])
         x, y = pos[n["id"]]
@@ -137,8 +66,8 @@ def node_data(nodes, pos=None):
         cols["fill"].append(fill)
         cols["line"].append(line)
         cols["text_color"].append(text)
-        cols["alpha"].append(0.35 if freed else 1.0)
-        cols["line_width"].append(2.5 if kind == "output" else 1.2)
+        cols["alpha"].append(0.35 if freed and step != "current" else 1.0)
+        cols["line_width"].append(3.5 if step == "current" else 2.5 if kind == "output" else 1.2)
         cols["freed"].append(freed)
     return cols
 
@@ -146,10 +75,20 @@ def node_data(nodes, pos=None):
 def _rule(n):
     if n["kind"] not in ("function", "accumulate"):
         return ""
-    rule = RULES.get(n["label"], "backward of a custom or less common op")
+    rule = rule_text(n["label"])
     saved = [a for a in n.get("saved") or () if a != "saved_tensors"]
     # What grad_fn._saved_* holds for it: the tensors and numbers this node kept for backward.
     return f"backward: {rule}" + (f"\nsaved for backward: {', '.join(saved)}" if saved else "")
+
+
+def _between(pa, pb):
+    """An arrow from box ``pa`` to box ``pb``: out of and into the sides facing each other."""
+    (xa, ya), (xb, yb) = pa, pb
+    if xb != xa:
+        side = NODE_W / 2 if xb > xa else -NODE_W / 2
+        return xa + side, ya, xb - side, yb
+    side = NODE_H / 2 if yb < ya else -NODE_H / 2  # same column (a band turning): top and bottom
+    return xa, ya - side, xb, yb + side
 
 
 def edge_data(nodes, edges, pos=None):
@@ -159,25 +98,39 @@ def edge_data(nodes, edges, pos=None):
     for e in edges:
         if e.get("kind") == "saved":
             continue
-        # The model's edges point the way backward walks; drawn the way data flows.
+        # The model's edges point the way backward walks; drawn the way data flows, from an
+        # input (left) to what consumes it (right).
         a, b = e["to"], e["from"]
         if a not in pos or b not in pos:
             continue
-        (xa, ya), (xb, yb) = pos[a], pos[b]
-        # Edges run with the data, from an input (left) to what consumes it (right).
         cols["start"].append(a)
         cols["end"].append(b)
-        if xb != xa:  # leave and enter boxes by the sides facing each other
-            side = NODE_W / 2 if xb > xa else -NODE_W / 2
-            x0, y0, x1, y1 = xa + side, ya, xb - side, yb
-        else:  # same column (a band turning): top and bottom
-            side = NODE_H / 2 if yb < ya else -NODE_H / 2
-            x0, y0, x1, y1 = xa, ya - side, xb, yb + side
+        x0, y0, x1, y1 = _between(pos[a], pos[b])
         cols["x0"].append(x0)
         cols["y0"].append(y0)
         cols["x1"].append(x1)
         cols["y1"].append(y1)
         cols["alpha"].append(0.3 if (a in freed or b in freed) else 0.9)
+    return cols
+
+
+def flow_data(flows, pos):
+    """The grads a step passed on: arrows the way backward goes (a node to its inputs' nodes), and
+    under each receiving node what it got (their sum, when it got several)."""
+    cols = {k: [] for k in FLOW_COLUMNS}
+    received = {}
+    for f in flows:
+        a, b = f["from"], f["to"]
+        if a not in pos or b not in pos:
+            continue
+        x0, y0, x1, y1 = _between(pos[a], pos[b])
+        first = b not in received
+        received.setdefault(b, []).append(short(f["text"], 22 if first else 14)[2:])
+        for k, v in zip(FLOW_COLUMNS, (a, b, x0, y0, x1, y1, pos[b][0], pos[b][1], "")):
+            cols[k].append(v)
+    for i, b in enumerate(cols["end"]):
+        if b in received:  # one label per receiving node, on its first arrow
+            cols["text"][i] = "∇ " + " + ".join(received.pop(b))
     return cols
 
 
@@ -187,6 +140,7 @@ class GraphView:
     def __init__(self, height=460):
         self.nodes = ColumnDataSource({k: [] for k in NODE_COLUMNS}, name="graph_nodes")
         self.edges = ColumnDataSource({k: [] for k in EDGE_COLUMNS}, name="graph_edges")
+        self.flows = ColumnDataSource({k: [] for k in FLOW_COLUMNS}, name="graph_flows")
         wheel = WheelZoomTool()
         fig = figure(
             name="graph_figure", height=height, sizing_mode="stretch_width",
@@ -200,6 +154,10 @@ class GraphView:
             source=self.edges, x_start="x0", y_start="y0", x_end="x1", y_end="y1", line_color="#94a3b8",
             line_alpha="alpha", line_width=1.4, end=NormalHead(size=7, fill_color="#94a3b8", line_color="#94a3b8"),
         ))
+        fig.add_layout(Arrow(
+            source=self.flows, x_start="x0", y_start="y0", x_end="x1", y_end="y1", line_color=CURRENT_LINE,
+            line_width=2.6, end=NormalHead(size=9, fill_color=CURRENT_LINE, line_color=CURRENT_LINE),
+        ))
         boxes = fig.rect(
             x="x", y="y", width=NODE_W, height=NODE_H, source=self.nodes, fill_color="fill", line_color="line",
             fill_alpha="alpha", line_alpha="alpha", line_width="line_width", border_radius=6,
@@ -212,19 +170,38 @@ class GraphView:
             x="x", y="y", y_offset=12, text="grad_short", source=self.nodes, text_align="center",
             text_baseline="top", text_font_size="10px", text_color="#15803d",
         )
+        self.flow_text = fig.text(
+            x="lx", y="ly", text="text", source=self.flows, text_align="center", text_baseline="top",
+            text_font_size="10px", text_color="#92400e", y_offset=12, background_fill_color="#fffbeb",
+            background_fill_alpha=0.9,
+        )
         fig.add_tools(HoverTool(renderers=[boxes], tooltips=TOOLTIP))
-        fit = CustomJS(args=dict(xr=fig.x_range, fig=fig, text=self.text, grad=self.grad_text), code=_FONT_JS)
+        fit = CustomJS(args=dict(xr=fig.x_range, fig=fig, text=self.text, grad=self.grad_text, flow=self.flow_text),
+                       code=_FONT_JS)
         fig.x_range.js_on_change("start", fit)
         fig.x_range.js_on_change("end", fit)
         self.figure = fig
         self.height = height
+        self._graph, self._pos = {}, {}
 
-    def update(self, graph):
-        nodes, edges = graph.get("nodes", []), graph.get("edges", [])
-        pos = positions(nodes)
+    def update(self, graph, walk=None, step=None):
+        """Show ``graph`` (framed afresh), as it stood after ``step`` steps of ``walk`` if given."""
+        self._graph = graph
+        self._pos = positions(graph.get("nodes", []))
+        self.show_step(walk, step)
+        self._frame(graph.get("nodes", []), self._pos)
+
+    def show_step(self, walk=None, step=None):
+        """Redraw the current graph at a step of its backward walk (None: as it is now); the
+        zoom stays where the user left it."""
+        graph, pos = self._graph, self._pos
+        nodes, flows = graph.get("nodes", []), []
+        if walk and walk.get("steps") and step is not None:
+            state = state_at(graph, walk, step)
+            nodes, flows = state["nodes"], state["flows"]
         self.nodes.data = node_data(nodes, pos)
-        self.edges.data = edge_data(nodes, edges, pos)
-        self._frame(nodes, pos)
+        self.edges.data = edge_data(nodes, graph.get("edges", []), pos)
+        self.flows.data = flow_data(flows, pos)
 
     def _frame(self, nodes, pos, width_px=640):
         """Fit the whole graph with boxes kept in proportion (for a plot about ``width_px`` wide);
@@ -252,3 +229,5 @@ class GraphView:
         self.text.glyph.text_font_size = f"{size if size >= 5 else 0:.1f}px"
         self.grad_text.glyph.text_font_size = f"{size * 0.9 if size >= 6 else 0:.1f}px"
         self.grad_text.glyph.y_offset = NODE_H / 2 / unit + 1  # just under the box, at any zoom
+        self.flow_text.glyph.text_font_size = self.grad_text.glyph.text_font_size
+        self.flow_text.glyph.y_offset = self.grad_text.glyph.y_offset

@@ -71,8 +71,19 @@ def grad_short(n, limit=30):
     """A one-line glimpse of a computed grad, drawn under the node."""
     if n.get("grad_state") != "computed" or not n.get("grad"):
         return ""
-    text = " ".join(n["grad"].split())
+    return short(n["grad"], limit)
+
+
+def short(text, limit=30):
+    """A tensor's repr on one line, without ``tensor(...)``, behind a ∇."""
+    text = " ".join(text.split())
     if text.startswith("tensor(") and text.endswith(")"):
         text = text[len("tensor("):-1]
     text = "∇ " + text
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# The step-through view: nodes this backward has not reached yet are ghosts; the node that just
+# ran is outlined in amber, and so are the grads it passed on.
+PENDING = ("#f8fafc", "#cbd5e1", "#94a3b8")
+CURRENT_LINE = "#d97706"

@@ -1,6 +1,8 @@
 """Thin views: each turns a snapshot (plain dicts) into escaped HTML for a Panel pane or the sketch."""
 from html import escape
 
+from .rules import rule_text
+
 # ----- output and errors -----
 
 def output_html(snapshot, language="en"):
@@ -123,6 +125,82 @@ def status_text(snapshot, language="en"):
     """The graph's size and how many backward calls made the current grads."""
     n = len((snapshot.get("graph") or {}).get("nodes") or [])
     return _STATUS.get(language, _STATUS["en"]).format(n=n, calls=snapshot.get("backward_count", 0))
+
+
+# ----- backward, step by step -----
+
+_STEP = {
+    "en": {
+        "title": "Backward, step {k} of {n}",
+        "start": "Nothing has run yet. Backward starts at the output's node with the grad {text}. "
+                 "Press ▶ or ⏭ to run the nodes in autograd's order.",
+        "received": "received",
+        "summed": "received (the sum of the {m} grads its consumers passed on: the chain rule adds them)",
+        "sent": "passed on",
+        "to": "to {child}, input {slot}",
+        "none": "passes nothing on (no input needs a grad)",
+        "leaf": "{leaf}.grad is now",
+        "too_big": "This graph has more than {limit} nodes: stepping through its backward is off.",
+    },
+    "zh": {
+        "title": "反向传播：第 {k} / {n} 步",
+        "start": "还没有节点运行。反向传播从输出的节点开始，初始梯度为 {text}。按 ▶ 或 ⏭ 按 autograd 的顺序运行各节点。",
+        "received": "收到的梯度",
+        "summed": "收到的梯度（它的 {m} 个使用者传来的梯度之和：链式法则把它们相加）",
+        "sent": "传出的梯度",
+        "to": "传给 {child} 的第 {slot} 个输入",
+        "none": "不向下传递梯度（没有输入需要梯度）",
+        "leaf": "{leaf}.grad 现在是",
+        "too_big": "这个计算图超过 {limit} 个节点：逐步查看反向传播已关闭。",
+    },
+}
+
+
+def _grad_block(title, g):
+    return (f'<div class="ap-step-grad"><span>{escape(title)}</span> <span class="ap-muted">{escape(g["shape"])}</span>'
+            f'<pre class="ap-cellpre">{escape(g["text"])}</pre></div>')
+
+
+def step_html(snapshot, k, language="en"):
+    """What the k-th node of the last backward did: the grads it received and passed on."""
+    words = _STEP.get(language, _STEP["en"])
+    walk = snapshot.get("walk") or {}
+    if walk.get("too_big"):
+        from playground.model.steps import MAX_STEPS
+
+        return f'<div class="ap-note">{escape(words["too_big"].format(limit=MAX_STEPS))}</div>'
+    steps = walk.get("steps") or []
+    if not steps:
+        return ""
+    labels = {n["id"]: n["label"] for n in (snapshot.get("graph") or {}).get("nodes") or []}
+    k = max(0, min(int(k), len(steps)))
+    title = escape(words["title"].format(k=k, n=len(steps)))
+    if k == 0:
+        first = steps[0]["received"][0] if steps[0]["received"] and steps[0]["received"][0] else None
+        text = " ".join(first["text"].split()) if first else "?"
+        return (f'<div class="ap-step"><div class="ap-step-title">{title}</div>'
+                f'<div>{escape(words["start"].format(text=text))}</div></div>')
+    step = steps[k - 1]
+    name = labels.get(step["node"], step["node"])
+    parts = [f'<div class="ap-step"><div class="ap-step-title">{title}: {escape(name)}</div>',
+             f'<div class="ap-step-rule">{escape(rule_text(name))}</div>']
+    senders = sum(1 for s in steps[: k - 1] for g in s["sent"] if g and g["to"] == step["node"])
+    for g in step["received"]:
+        if g is not None:
+            title = words["summed"].format(m=senders) if senders > 1 else words["received"]
+            parts.append(_grad_block(title, g))
+    if step.get("leaf") is not None:
+        leaf = labels.get(step["leaf"], step["leaf"])
+        if step.get("leaf_grad"):
+            parts.append(_grad_block(words["leaf"].format(leaf=leaf), step["leaf_grad"]))
+    else:
+        sent = [g for g in step["sent"] if g is not None]
+        for g in sent:
+            to = words["to"].format(child=labels.get(g["to"], g["to"]), slot=g["slot"])
+            parts.append(_grad_block(f'{words["sent"]} → {to}', g))
+        if not sent:
+            parts.append(f'<div class="ap-note">{escape(words["none"])}</div>')
+    return "".join(parts) + "</div>"
 
 
 def html_pane(**kwargs):

@@ -37,4 +37,10 @@ body { background: #f8fafc; }
 .ap-legend span.sw { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px;
                      vertical-align: -2px; border: 1px solid #94a3b8; }
 .ap-status { font-size: 12.5px; color: var(--ap-muted); }
+.ap-step { font-size: 13px; color: #1e293b; }
+.ap-step-title { font-weight: 600; margin-bottom: 2px; }
+.ap-step-rule { color: #92400e; background: #fffbeb; border-radius: 4px; padding: 3px 6px; margin: 2px 0 4px;
+                font-size: 12.5px; }
+.ap-step-grad { margin: 2px 0; }
+.ap-step-grad span:first-child { font-size: 12px; color: #475569; }
 """

@@ -75,6 +75,13 @@ class PlaygroundPage:
             self.set_code(code)
         self.click("Run")
 
+    def step(self, button):
+        """A button of the backward-steps player: first, previous, play, pause, next, last."""
+        self.page.locator(f".ap-player button.{button}").click()
+
+    def step_text(self):
+        return " ".join(self.page.locator(".ap-step").all_inner_texts())
+
     def toggle(self, name):
         self.page.locator(".ap-toggles button").filter(has_text=re.compile(rf"^{re.escape(name)}$")).click()
 

@@ -121,6 +121,17 @@ def test_errors_keep_the_last_good_graph(app):
     app.wait_for(lambda d: "q" in d["label"], what="recovered graph")
 
 
+def test_backward_steps(app):
+    app.click("Backward")
+    app.wait_for(lambda d: 3.5 in d["line_width"], what="a step outlined")
+    app.step("previous")
+    app.step("previous")
+    data = app.wait_for(lambda d: d["label"][d["line_width"].index(3.5)] == "MulBackward0"
+                        and "step 3 of 5" in app.step_text(), what="step 3")
+    assert data["fill"][data["label"].index("AccumulateGrad")] == "#f8fafc"  # not run yet: a ghost
+    assert "passed on → to AddBackward0, input 1" in app.step_text()
+
+
 def test_share_link_round_trip(app, context):
     app.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
     app.wait_for(lambda d: "w" in d["label"], what="w graph")

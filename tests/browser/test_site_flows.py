@@ -85,6 +85,33 @@ def test_share_link_round_trip(site, context):
     assert "loss" in data["label"]
 
 
+def _current(d):
+    """The label of the node the backward steps point at (outlined: line width 3.5)."""
+    return d["label"][d["line_width"].index(3.5)] if 3.5 in d["line_width"] else None
+
+
+def test_backward_steps_and_their_link(site, context):
+    site.click("Backward")
+    site.wait_for(lambda d: _current(d) == "AccumulateGrad", what="the last step outlined")
+    assert "step 5 of 5: AccumulateGrad" in site.step_text()
+    site.step("previous")
+    site.step("previous")
+    data = site.wait_for(lambda d: _current(d) == "MulBackward0" and "step 3 of 5" in site.step_text(), what="step 3")
+    assert data["grad_short"][data["label"].index("x")] == ""  # x.grad not computed yet at step 3
+    flows = site.source("graph_flows")
+    assert flows["text"] == ["∇ [[2.2500, 2.2500], … + [[2.2500, 2…", ""]
+    site.step("first")
+    site.wait_for(lambda d: _current(d) is None and "Nothing has run yet" in site.step_text(), what="step 0")
+    site.step("next")
+    site.wait_for(lambda d: _current(d) == "MeanBackward0", what="step 1")
+    time.sleep(0.5)  # the link follows the step
+    other = PlaygroundPage(context.new_page(), timeout=READY_MS)
+    other.page.goto(site.page.url)
+    other.wait_ready()
+    other.wait_for(lambda d: _current(d) == "MeanBackward0" and "step 1 of 5" in other.step_text(), timeout=60,
+                   what="the link reopens at step 1")
+
+
 ENGINE_CHECKS_PAGE = "__engine_checks.html"
 
 

@@ -21,6 +21,7 @@ STATE = {
         {"op": "backward", "output": "out", "gradient": None, "retain_graph": True, "create_graph": False},
         {"op": "zero_grad"},
     ],
+    "step": 2,
 }
 
 

@@ -1,0 +1,152 @@
+"""Backward one node at a time: what each grad_fn node received and passed on, in the order
+autograd ran them, for the step-through view.
+
+Recorded with PyTorch's own hook API (``Node.register_hook``), so it reads the walk of whatever
+``torch`` the session runs, engine or PyTorch, and sees grads after the user's own hooks.
+"""
+from .graph import grad_state
+from .runner import safe_repr
+
+MAX_STEPS = 400  # grad_fn nodes recorded; a bigger graph is not stepped through (``too_big``)
+MAX_TEXT = 2_000
+
+
+def _nodes_from(root):
+    """grad_fn nodes reachable from ``root`` (iteratively), or None past MAX_STEPS."""
+    seen, stack, found = set(), [root], []
+    while stack:
+        fn = stack.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        found.append(fn)
+        if len(found) > MAX_STEPS:
+            return None
+        try:
+            stack.extend(nxt for nxt, _ in fn.next_functions)
+        except Exception:  # noqa: BLE001 - a broken custom node: its children are not stepped
+            pass
+    return found
+
+
+def _grad_text(g):
+    if g is None:
+        return None
+    try:
+        shape = "×".join(str(int(d)) for d in g.shape) or "scalar"
+        text = safe_repr(g, MAX_TEXT)
+    except Exception as exc:  # noqa: BLE001
+        return {"shape": "?", "text": f"<repr failed: {exc}>"}
+    return {"shape": shape, "text": text}
+
+
+class StepRecorder:
+    """``with StepRecorder(output) as rec: output.backward()``; then ``rec.steps`` holds one
+    entry per node run: ``(node, grads it received, grads it passed on, leaf grad after)``.
+    The node objects stay referenced until ``resolve`` maps them to graph ids."""
+
+    def __init__(self, output, tensors=()):
+        fn = getattr(output, "grad_fn", None)
+        self.nodes = _nodes_from(fn) if fn is not None else []
+        self.too_big = self.nodes is None
+        self.steps = []
+        self._handles = []
+        # Each tensor's grad before this backward: the view shows it until the step that sets it.
+        watched = list(tensors) + [fn.variable for fn in self.nodes or () if getattr(fn, "variable", None) is not None]
+        self.before = {id(t): (t, grad_state(t)) for t in watched}
+
+    def __enter__(self):
+        for fn in self.nodes or ():
+            try:
+                self._handles.append(fn.register_hook(self._hook(fn)))
+            except Exception:  # noqa: BLE001 - a node that takes no hooks is left out of the steps
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        for h in self._handles:
+            h.remove()
+        self._handles = []
+
+    def _hook(self, fn):
+        steps = self.steps
+
+        def hook(grad_inputs, grad_outputs):
+            leaf = getattr(fn, "variable", None)
+            after = _grad_text(getattr(leaf, "grad", None)) if leaf is not None else None
+            steps.append((fn, [_grad_text(g) for g in grad_outputs], [_grad_text(g) for g in grad_inputs], after))
+
+        return hook
+
+    def resolve(self, graph):
+        """The walk as plain JSON, nodes named by ``graph``'s ids (model.graph.trace):
+        ``steps``, ``before`` (tensor id -> its grad before this backward) and ``ready`` (tensor id
+        -> the step that set its grad: its AccumulateGrad, or for a retained non-leaf its grad_fn)."""
+        if self.too_big:
+            return {"steps": [], "before": {}, "ready": {}, "too_big": True}
+        known = {n["id"] for n in graph.nodes}
+        ids = {key: node_id for key, node_id in graph.fn_ids.items() if node_id in known}
+        out = []
+        for fn, received, sent, after in self.steps:
+            node_id = ids.get(id(fn))
+            if node_id is None:  # beyond the traced part of a truncated graph
+                continue
+            try:
+                children = [ids.get(id(nxt)) if nxt is not None else None for nxt, _ in fn.next_functions]
+            except Exception:  # noqa: BLE001
+                children = []
+            passed = []
+            for slot, g in enumerate(sent):
+                child = children[slot] if slot < len(children) else None
+                passed.append(None if g is None or child is None else {**g, "to": child, "slot": slot})
+            step = {"node": node_id, "received": received, "sent": passed}
+            leaf = getattr(fn, "variable", None)
+            if leaf is not None:
+                step["leaf"] = graph.tensor_ids.get(id(leaf))
+                step["leaf_grad"] = after
+            out.append(step)
+        step_of = {s["node"]: k for k, s in enumerate(out)}
+        ready = {}
+        for e in graph.edges:
+            if e["kind"] == "grad_fn" and e["to"] in step_of:
+                ready[e["from"]] = step_of[e["to"]]
+        for k, s in enumerate(out):
+            if s.get("leaf"):
+                ready[s["leaf"]] = k
+        before = {}
+        for key, (_t, (state, text)) in self.before.items():
+            node_id = graph.tensor_ids.get(key)
+            if node_id is not None:
+                before[node_id] = {"grad_state": state, "grad": text}
+        self.nodes = self.steps = self.before = None
+        return {"steps": out, "before": before, "ready": ready, "too_big": False}
+
+
+def state_at(graph, walk, k):
+    """The graph as it stood after the first ``k`` steps of ``walk`` (0: none run yet).
+
+    Returns ``nodes`` (copies: a tensor's grad as it was then, ``freed`` as it was then, and
+    ``step``: "done", "current" (the k-th node) or "pending" on the nodes this backward ran),
+    ``flows`` (the grads the current node passed on, one per edge to a child) and ``current``
+    (that step, or None before the first)."""
+    steps = walk["steps"]
+    k = max(0, min(int(k), len(steps)))
+    order = {s["node"]: i for i, s in enumerate(steps)}
+    before, ready = walk.get("before") or {}, walk.get("ready") or {}
+    nodes = []
+    for n in graph.get("nodes", []):
+        i = order.get(n["id"])
+        if i is not None:
+            state = "pending" if i >= k else "current" if i == k - 1 else "done"
+            n = {**n, "step": state, "freed": bool(n.get("freed")) and i < k}
+        elif n["id"] in before and ready.get(n["id"], -1) >= k:
+            n = {**n, **before[n["id"]]}
+        nodes.append(n)
+    current = steps[k - 1] if k else None
+    flows = []
+    if current is not None:
+        for g in current["sent"]:
+            if g is not None:
+                flows.append({"from": current["node"], "to": g["to"], "slot": g["slot"],
+                              "shape": g["shape"], "text": g["text"]})
+    return {"k": k, "n": len(steps), "nodes": nodes, "flows": flows, "current": current}

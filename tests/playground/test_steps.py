@@ -1,0 +1,225 @@
+"""Backward one node at a time: the walk the session records, the graph at each step, the pane
+that explains a step, the app's step control and the step in share links."""
+import re
+
+import pytest
+from needs import require
+
+from playground.model import links
+from playground.model.examples import default_example
+from playground.model.links import LinkError, decode, encode
+from playground.model.steps import MAX_STEPS, state_at
+
+DEFAULT = default_example().code  # x = ones(2, 2); y = x + 2; z = y * y * 3; out = z.mean()
+G = "tensor([[{0}, {0}],\n        [{0}, {0}]])"
+
+
+def labels(snap):
+    return {n["id"]: n["label"] for n in snap.graph["nodes"]}
+
+
+def test_the_walk_of_the_default_example(session):
+    session.run(DEFAULT)
+    snap = session.backward("out")
+    walk, names = snap.walk, labels(snap)
+    assert not walk["too_big"]
+    # autograd's order: the latest-made node first, AccumulateGrad as soon as its grad is complete
+    assert [names[s["node"]] for s in walk["steps"]] == [
+        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
+    mean, times3, square, add, acc = walk["steps"]
+    assert mean["received"] == [{"shape": "scalar", "text": "tensor(1.)"}]
+    assert [(names[g["to"]], g["slot"], g["text"]) for g in mean["sent"]] == [("MulBackward0", 0, G.format("0.2500"))]
+    assert times3["sent"][1] is None  # the 3 needs no grad
+    # y * y: both inputs are y, so AddBackward0 gets two grads, and receives their sum
+    assert [(g["to"], g["slot"], g["text"]) for g in square["sent"]] == [
+        (add["node"], 0, G.format("2.2500")), (add["node"], 1, G.format("2.2500"))]
+    assert add["received"] == [{"shape": "2×2", "text": G.format("4.5000")}]
+    assert acc["leaf"] == "t:x" and acc["sent"] == []
+    assert acc["leaf_grad"] == {"shape": "2×2", "text": G.format("4.5000")}
+    assert walk["before"]["t:x"] == {"grad_state": "not_computed", "grad": "not computed yet"}
+    assert walk["ready"] == {"t:out": 0, "t:z": 1, "t:y": 3, "t:x": 4}
+
+
+def _numbers(text):
+    return [float(v) for v in re.findall(r"-?\d+\.?\d*(?:e[-+]\d+)?", text.split("tensor(", 1)[-1])]
+
+
+def test_the_walk_is_pytorchs(torch_module_name):
+    """The same steps in the same order, each node's grads to the same children, as real PyTorch's
+    engine runs them (values to the printed digits: tanh's float32 kernels differ in the last)."""
+    from playground.model.session import InProcessSession
+
+    require("torch", "the reference the engine is compared with")
+    code = ("import torch\nw = torch.tensor([1., -2., 3.], requires_grad=True)\nb = torch.tensor(0.5, requires_grad=True)\n"
+            "h = torch.tanh(w * 2 + b)\nr = h.relu()\nr.retain_grad()\nloss = (h * h).sum() + h[1] * w.sum() + r.sum()\n")
+    walks, values = [], []
+    for name in ("engine", "torch"):
+        session = InProcessSession(require(name, ""), time_limit=5.0)
+        assert session.run(code).ok
+        snap = session.backward("loss", retain_graph=True)
+        assert snap.ok, snap.error
+        names = labels(snap)
+        steps = snap.walk["steps"]
+        walks.append(([(names[s["node"]], [g and g["shape"] for g in s["received"]],
+                        [g and (g["to"], g["slot"], g["shape"]) for g in s["sent"]], s.get("leaf")) for s in steps],
+                      snap.walk["ready"]))
+        values.append([_numbers(g["text"]) for s in steps for g in s["received"] + s["sent"] if g])
+    assert walks[0] == walks[1]
+    assert [w[0] for w in walks[0][0]] == [
+        "AddBackward0", "SumBackward0", "AddBackward0", "MulBackward0", "SumBackward0", "SelectBackward0",
+        "SumBackward0", "MulBackward0", "ReluBackward0", "TanhBackward0", "AddBackward0", "AccumulateGrad",
+        "MulBackward0", "AccumulateGrad"]
+    assert walks[0][1] == {"t:loss": 0, "t:r": 8, "t:h": 9, "t:b": 11, "t:w": 13}
+    for ours, ref in zip(*values):
+        assert ours == pytest.approx(ref, rel=1e-4)
+
+
+def test_state_at_each_step(session):
+    session.run(DEFAULT)
+    snap = session.backward("out")
+    graph, walk = snap.graph, snap.walk
+    ids = {n["label"]: n["id"] for n in graph["nodes"] if n["kind"] != "function"}
+    first = state_at(graph, walk, 0)
+    assert first["current"] is None and first["flows"] == [] and first["n"] == 5
+    steps = {n["id"]: n.get("step") for n in first["nodes"]}
+    assert {steps[s["node"]] for s in walk["steps"]} == {"pending"}
+    x = next(n for n in first["nodes"] if n["id"] == ids["x"])
+    assert x["grad_state"] == "not_computed" and x["grad"] == "not computed yet"  # as before backward
+
+    third = state_at(graph, walk, 3)
+    states = [next(n["step"] for n in third["nodes"] if n["id"] == s["node"]) for s in walk["steps"]]
+    assert states == ["done", "done", "current", "pending", "pending"]
+    assert [(f["from"], f["to"], f["slot"]) for f in third["flows"]] == [
+        (walk["steps"][2]["node"], walk["steps"][3]["node"], 0), (walk["steps"][2]["node"], walk["steps"][3]["node"], 1)]
+    # a node that ran has freed its saved tensors (no retain_graph); one still to run has not
+    freed = {n["id"]: n["freed"] for n in third["nodes"] if n["kind"] == "function"}
+    assert freed[walk["steps"][2]["node"]] is True and freed[walk["steps"][3]["node"]] is False
+
+    last = state_at(graph, walk, 99)  # clamped to the end: the graph as it is now
+    assert last["k"] == 5 and last["current"]["leaf"] == ids["x"]
+    x = next(n for n in last["nodes"] if n["id"] == ids["x"])
+    assert x["grad"] == G.format("4.5000")
+
+
+def test_accumulating_backward_shows_the_old_grad_until_its_step(session):
+    session.run(DEFAULT)
+    session.backward("out", retain_graph=True)
+    snap = session.backward("out", retain_graph=True)
+    x = snap.walk["before"]["t:x"]
+    assert x == {"grad_state": "computed", "grad": G.format("4.5000")}
+    assert snap.walk["steps"][-1]["leaf_grad"]["text"] == G.format("9.")
+    at = {k: next(n for n in state_at(snap.graph, snap.walk, k)["nodes"] if n["id"] == "t:x")["grad"] for k in (4, 5)}
+    assert at == {4: G.format("4.5000"), 5: G.format("9.")}
+
+
+def test_walk_lasts_until_the_next_run_or_zero_grad(session):
+    session.run(DEFAULT)
+    assert session.snapshot().walk is None
+    walk = session.backward("out").walk
+    failed = session.backward("out")  # the second time without retain_graph: PyTorch's error
+    assert not failed.ok and failed.walk == walk  # the last good backward's steps stay
+    assert session.zero_grad().walk is None
+    session.run(DEFAULT)
+    assert session.backward("out", retain_graph=True).walk is not None
+    assert session.run(DEFAULT).walk is None
+
+
+def test_hooks_the_user_set_are_in_the_steps_and_ours_are_gone(session):
+    code = ("import torch\nx = torch.tensor([1., 2.], requires_grad=True)\ny = x * 3\n"
+            "y.register_hook(lambda g: g * 10)\nout = y.sum()\n")
+    session.run(code)
+    snap = session.backward("out")
+    names = labels(snap)
+    mul = next(s for s in snap.walk["steps"] if names[s["node"]] == "MulBackward0")
+    assert mul["received"][0]["text"] == "tensor([10., 10.])"  # after the tensor hook
+    assert mul["sent"][0]["text"] == "tensor([30., 30.])"
+    fn = session._ns["out"].grad_fn
+    assert not getattr(fn, "_hooks", None)  # the recorder's hooks were removed
+
+
+def test_a_graph_too_big_to_step_through(session):
+    session.run(f"import torch\nx = torch.ones(2, requires_grad=True)\ny = x\nfor _ in range({MAX_STEPS}):\n"
+                "    y = y * 1.0\nout = y.sum()\n")
+    snap = session.backward("out")
+    assert snap.ok and snap.walk == {"steps": [], "before": {}, "ready": {}, "too_big": True}
+    assert snap.graph["nodes"]  # the graph itself is shown as always
+
+
+def test_step_in_links():
+    state = {**links.DEFAULTS, "code": "x = 1", "step": 3}
+    assert decode(encode(state))["step"] == 3
+    assert decode(encode({"code": "x"}))["step"] is None
+    for bad in (-1, True, "2"):
+        with pytest.raises(LinkError, match="step"):
+            encode({"code": "x", "step": bad})
+
+
+# ----- the app -----
+
+@pytest.fixture
+def app(torch_module):
+    require("panel", "pip install -e '.[test]'")
+    from playground.app import Playground
+    from playground.model.session import InProcessSession
+
+    return Playground(session=InProcessSession(torch_module, time_limit=2.0))
+
+
+def _node(app, label):
+    data = app.graph.nodes.data
+    return [{k: v[i] for k, v in data.items()} for i, lab in enumerate(data["label"]) if lab == label]
+
+
+def test_app_steps_through_the_last_backward(app):
+    assert not app.step_player.visible
+    app.backward_button.clicks += 1
+    assert app.step_player.visible and app.step_player.end == 5 and app.step_player.value == 5
+    assert "Backward, step 5 of 5: AccumulateGrad" in app.step_pane.object
+    assert "x.grad is now" in app.step_pane.object
+
+    app.step_player.value = 3  # the y * y node
+    pane = app.step_pane.object
+    assert "Backward, step 3 of 5: MulBackward0" in pane
+    assert "passed on → to AddBackward0, input 0" in pane and "passed on → to AddBackward0, input 1" in pane
+    muls = _node(app, "MulBackward0")
+    assert sorted(m["line_width"] for m in muls) == [1.2, 3.5]  # the current one outlined
+    assert _node(app, "AddBackward0")[0]["fill"] == "#f8fafc"  # still to run: a ghost
+    assert _node(app, "x")[0]["grad_short"] == ""  # not computed yet at this step
+    # two arrows into AddBackward0, labelled once under it with what it receives: their sum
+    assert app.graph.flows.data["text"] == ["∇ [[2.2500, 2.2500], … + [[2.2500, 2…", ""]
+    assert app.graph.flows.data["end"] == [_node(app, "AddBackward0")[0]["index"]] * 2
+
+    app.step_player.value = 4
+    assert "the sum of the 2 grads its consumers passed on" in app.step_pane.object
+
+    app.step_player.value = 0
+    assert "Nothing has run yet" in app.step_pane.object and app.graph.flows.data["text"] == []
+
+    app.language_toggle.value = "zh"
+    assert "反向传播：第 0 / 5 步" in app.step_pane.object
+
+
+def test_app_step_goes_into_the_link_and_back(app, torch_module):
+    from playground.app import Playground
+    from playground.model.session import InProcessSession
+
+    app.backward_button.clicks += 1
+    assert app.link_state()["step"] is None  # the last step is the default
+    app.step_player.value = 2
+    state = decode(encode(app.link_state()))
+    assert state["step"] == 2
+    other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    other.restore(state)
+    assert other.step_player.value == 2 and "step 2 of 5" in other.step_pane.object
+    assert other.graph.flows.data["text"] == app.graph.flows.data["text"]
+
+
+def test_app_hides_the_steps_after_zero_grad_and_run(app):
+    app.retain_box.value = True
+    app.backward_button.clicks += 1
+    app.zero_button.clicks += 1
+    assert not app.step_player.visible and not app.graph.flows.data["text"]
+    app.backward_button.clicks += 1
+    assert app.step_player.visible
+    app.run(DEFAULT + "\n")
+    assert not app.step_player.visible
