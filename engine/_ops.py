@@ -3257,12 +3257,23 @@ class _AllOutputs:
 for _op in (UNBIND, SPLIT, SPLIT_SIZES, UNSAFE_SPLIT, UNSAFE_SPLIT_SIZES):
     _op.differentiable_outputs = _AllOutputs()
 
+# A result of one part is recorded as a single output (record's multi-output path needs two or more) by
+# a twin of the op, PyTorch's node all the same, whose rule gets that output's grad in a list.
+_ONE_PART = {op: defop(op.node_cls.__name__, (lambda rule: lambda g, ans, x, **attrs: rule([g], ans, x, **attrs))(
+    op.vjps[0])) for op in (UNBIND, SPLIT, SPLIT_SIZES, UNSAFE_SPLIT, UNSAFE_SPLIT_SIZES)}
+
+
+def _record_parts(op, x, parts, attrs):
+    if len(parts) == 1:
+        return (record(_ONE_PART[op], (x,), parts[0], attrs),)
+    return record(op, (x,), parts, attrs, n_outputs=len(parts))
+
 
 def unbind(x, dim=0):
     d = x._data
     given, dim = dim, norm_dims(dim, d.ndim)[0]
     parts = tuple(d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim]))  # views, as in PyTorch
-    outs = _given(record(UNBIND, (x,), parts, {"dim": dim}, n_outputs=len(parts)), dim=given)
+    outs = _given(_record_parts(UNBIND, x, parts, {"dim": dim}), dim=given)
     for o in outs:
         _view_of(o, x)
     return outs
@@ -3292,7 +3303,7 @@ def split(x, split_size_or_sections, dim=0, unsafe=False):
     parts = tuple(d[(slice(None),) * dim + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(sizes)))
     if unsafe:
         parts = tuple(p.copy() for p in parts)
-    outs = record(op, (x,), parts, {"dim": dim, "sizes": tuple(sizes)}, n_outputs=len(parts))
+    outs = _record_parts(op, x, parts, {"dim": dim, "sizes": tuple(sizes)})
     _given(outs, dim=given, split_size=split_size_or_sections)
     if not unsafe:
         for o in outs:
