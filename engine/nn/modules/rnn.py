@@ -3,7 +3,10 @@
 The forward passes are composed of the engine's ops in the order PyTorch's CPU kernels
 (aten/src/ATen/native/RNN.cpp) compose them, so that ``grad_fn`` graphs show the same nodes: the
 input projection of a whole layer is one ``linear`` unbound along time, each step adds the hidden
-projection, splits the gates and applies sigmoid/tanh, and the steps are stacked.
+projection, splits the gates and applies sigmoid/tanh, and the steps are stacked. A
+``PackedSequence`` runs through RNN.cpp's packed layers: each step narrows the projected input to
+the sequences still running, the hidden state is narrowed when sequences end (their final states
+set aside) and the step outputs are concatenated.
 """
 import math
 import numbers
@@ -13,6 +16,7 @@ from ... import _factories, _ops
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -100,18 +104,85 @@ def _bidirectional_layer(cell, input, hiddens, params, output_of):
     return _ops.cat([fw_output, rev_output], fw_output.dim() - 1), [fw_hidden, rev_hidden]
 
 
-def _rnn_impl(cell, input, params, hiddens, num_layers, dropout_p, train, bidirectional, output_of):
+def _hidden_slice(hidden, start, end):
+    if isinstance(hidden, tuple):
+        return tuple(h.narrow(0, start, end - start) for h in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _hidden_concat(hiddens):
+    if isinstance(hiddens[0], tuple):
+        return tuple(_ops.cat(list(hs), 0) for hs in zip(*hiddens))
+    return _ops.cat(hiddens, 0)
+
+
+def _packed_layer(batch_sizes):
+    """RNN.cpp's ``PackedLayer`` over the packed ``input`` (its data) with these batch sizes: when
+    the batch shrinks, the finished sequences' hidden states are set aside; they and the last
+    step's come back in batch order."""
+    def layer(cell, input, hidden, params, output_of):
+        input_w = params.linear_ih(input)
+        step_outputs, hiddens = [], []
+        offset, last_batch_size = 0, batch_sizes[0]
+        for batch_size in batch_sizes:
+            step_input = input_w.narrow(0, offset, batch_size)
+            offset += batch_size
+            if last_batch_size > batch_size:
+                hiddens.append(_hidden_slice(hidden, batch_size, last_batch_size))
+                hidden = _hidden_slice(hidden, 0, batch_size)
+            last_batch_size = batch_size
+            hidden = cell(step_input, hidden, params, True)
+            step_outputs.append(output_of(hidden))
+        hiddens.append(hidden)
+        return _ops.cat(step_outputs, 0), _hidden_concat(hiddens[::-1])
+    return layer
+
+
+def _reversed_packed_layer(cell, input, input_hidden, params, output_of, batch_sizes):
+    """RNN.cpp's ``ReversedPackedLayer``: from the last step back, the hidden state grows by the
+    initial states of the sequences that start running."""
+    input_w = params.linear_ih(input)
+    step_outputs = []
+    offset, last_batch_size = input.size(0), batch_sizes[-1]
+    hidden = _hidden_slice(input_hidden, 0, last_batch_size)
+    for batch_size in batch_sizes[::-1]:
+        if batch_size > last_batch_size:
+            hidden = _hidden_concat([hidden, _hidden_slice(input_hidden, last_batch_size, batch_size)])
+        step_input = input_w.narrow(0, offset - batch_size, batch_size)
+        offset -= batch_size
+        last_batch_size = batch_size
+        hidden = cell(step_input, hidden, params, True)
+        step_outputs.append(output_of(hidden))
+    return _ops.cat(step_outputs[::-1], 0), hidden
+
+
+def _packed_bidirectional_layer(batch_sizes):
+    forward = _packed_layer(batch_sizes)
+
+    def layer(cell, input, hiddens, params, output_of):
+        fw_output, fw_hidden = forward(cell, input, hiddens[0], params[0], output_of)
+        rev_output, rev_hidden = _reversed_packed_layer(cell, input, hiddens[1], params[1], output_of, batch_sizes)
+        return _ops.cat([fw_output, rev_output], -1), [fw_hidden, rev_hidden]
+    return layer
+
+
+def _rnn_impl(cell, input, params, hiddens, num_layers, dropout_p, train, bidirectional, output_of, batch_sizes=None):
     """RNN.cpp's ``apply_layer_stack``: the layers in turn, with dropout between them in training;
-    returns the last layer's output and every layer-direction's final hidden state."""
+    returns the last layer's output and every layer-direction's final hidden state. With
+    ``batch_sizes`` (a list), ``input`` is a packed sequence's data."""
     num_directions = 2 if bidirectional else 1
+    if batch_sizes is None:
+        full_layer, bidirectional_layer = _full_layer, _bidirectional_layer
+    else:
+        full_layer, bidirectional_layer = _packed_layer(batch_sizes), _packed_bidirectional_layer(batch_sizes)
     layer_input, final_hiddens = input, []
     for layer in range(num_layers):
         k = layer * num_directions
         if bidirectional:
-            layer_input, finals = _bidirectional_layer(cell, layer_input, hiddens[k:k + 2], params[k:k + 2], output_of)
+            layer_input, finals = bidirectional_layer(cell, layer_input, hiddens[k:k + 2], params[k:k + 2], output_of)
             final_hiddens.extend(finals)
         else:
-            layer_input, final = _full_layer(cell, layer_input, hiddens[k], params[k], output_of)
+            layer_input, final = full_layer(cell, layer_input, hiddens[k], params[k], output_of)
             final_hiddens.append(final)
         if dropout_p != 0 and train and layer < num_layers - 1:
             layer_input = F.dropout(layer_input, dropout_p, True)
@@ -120,6 +191,8 @@ def _rnn_impl(cell, input, params, hiddens, num_layers, dropout_p, train, bidire
 
 def _gather_params(flat_weights, has_biases, has_projections):
     per_layer = 2 + 2 * has_biases + has_projections
+    if len(flat_weights) % per_layer:
+        raise RuntimeError("got an incorrect number of RNN parameters")
     params = []
     for k in range(0, len(flat_weights), per_layer):
         w = flat_weights[k:k + per_layer]
@@ -323,9 +396,30 @@ class RNNBase(Module):
         return _factories.zeros(self.num_layers * num_directions, max_batch_size, size, dtype=input.dtype,
                                 device=input.device)
 
+    def _packed(self, input, hx, sizes):
+        """A packed input's data and batch sizes (a list), ``hx`` in its sorted order (zeros of
+        ``sizes`` when None), and the indices that unsort the final states."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        if hx is None:
+            num_directions = 2 if self.bidirectional else 1
+            hx = tuple(_factories.zeros(self.num_layers * num_directions, int(batch_sizes[0]), size, dtype=data.dtype,
+                                        device=data.device) for size in sizes)
+            hx = hx[0] if len(sizes) == 1 else hx
+        else:
+            hx = self.permute_hidden(hx, sorted_indices)
+        return data, batch_sizes, hx
+
     def _one_hidden_forward(self, input, hx, cell):
         """RNN.cpp's ``rnn_tanh``/``rnn_relu``/``gru`` and the Python forward around them."""
         self._update_flat_weights()
+        if isinstance(input, PackedSequence):
+            data, batch_sizes, hx = self._packed(input, hx, (self.hidden_size,))
+            self.check_forward_args(data, hx, batch_sizes)
+            params = _gather_params(self._flat_weights, self.bias, False)
+            output, finals = _rnn_impl(cell, data, params, hx.unbind(0), self.num_layers, self.dropout, self.training,
+                                       self.bidirectional, lambda h: h, batch_sizes.tolist())
+            output = PackedSequence(output, batch_sizes, input.sorted_indices, input.unsorted_indices)
+            return output, self.permute_hidden(_ops.stack(finals, 0), input.unsorted_indices)
         input, hx, is_batched, batch_dim = self._batched(input, hx, True)
         if hx is None:
             hx = self._zeros(input, self.hidden_size)
@@ -426,8 +520,28 @@ class LSTM(RNNBase):
             return hx
         return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
 
+    def _lstm(self, input, hx, batch_sizes=None):
+        """RNN.cpp's ``_lstm_impl``: the output and the stacked final ``h`` and ``c``."""
+        # (as RNN.cpp tells projections: by the sizes of h and c)
+        params = _gather_params(self._flat_weights, self.bias, hx[0].size(2) != hx[1].size(2))
+        hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
+        output, finals = _rnn_impl(_lstm_cell, input, params, hiddens, self.num_layers, self.dropout, self.training,
+                                   self.bidirectional, lambda h: h[0], batch_sizes)
+        return output, _ops.stack([h for h, _ in finals], 0), _ops.stack([c for _, c in finals], 0)
+
     def forward(self, input, hx=None):
         self._update_flat_weights()
+        if isinstance(input, PackedSequence):
+            # PyTorch checks neither shapes nor dtypes here: the kernel's ops raise. When the sequences
+            # all have the same length (and there are no projections) it sends a float32 batch through
+            # oneDNN as a padded one; this is the graph it shows otherwise, and without oneDNN.
+            real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+            data, batch_sizes, hx = self._packed(input, hx, (real_hidden_size, self.hidden_size))
+            if not isinstance(hx, (tuple, list)) or len(hx) != 2:
+                raise RuntimeError("lstm expects two hidden states")
+            output, hy, cy = self._lstm(data, hx, batch_sizes.tolist())
+            output = PackedSequence(output, batch_sizes, input.sorted_indices, input.unsorted_indices)
+            return output, self.permute_hidden((hy, cy), input.unsorted_indices)
         input, hx, is_batched, batch_dim = self._batched(input, hx, False)
         if hx is None:
             hx = (self._zeros(input, self.proj_size if self.proj_size > 0 else self.hidden_size),
@@ -436,12 +550,7 @@ class LSTM(RNNBase):
         # PyTorch runs float32 LSTMs through oneDNN on the CPU (MkldnnRnnLayerBackward0 nodes);
         # this is its composed kernel, the one it uses for other dtypes and with projections.
         x = input.transpose(0, 1) if self.batch_first else input
-        params = _gather_params(self._flat_weights, self.bias, self.proj_size > 0)
-        hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
-        output, finals = _rnn_impl(_lstm_cell, x, params, hiddens, self.num_layers, self.dropout, self.training,
-                                   self.bidirectional, lambda h: h[0])
-        hy = _ops.stack([h for h, _ in finals], 0)
-        cy = _ops.stack([c for _, c in finals], 0)
+        output, hy, cy = self._lstm(x, hx)
         if self.batch_first:
             output = output.transpose(0, 1)
         if not is_batched:
