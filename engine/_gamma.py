@@ -20,7 +20,7 @@ import numpy as np
 from . import _grad_mode, _ops
 from ._ops import _RESULT, _SELF, defop, register_saved
 from ._random import generator_or_default
-from ._tensor import Tensor, _wrap, record
+from ._tensor import Tensor, record
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _f32 = np.float32

@@ -39,11 +39,14 @@ from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThr
 from .poisson import Poisson
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Chi2", "Dirichlet", "Distribution", "Exponential",
-           "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "Independent", "Laplace", "LogNormal",
-           "LowRankMultivariateNormal", "MultivariateNormal", "Normal", "OneHotCategorical",
-           "OneHotCategoricalStraightThrough", "Poisson", "TransformedDistribution", "Uniform", "biject_to",
-           "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"]
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
+           "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric",
+           "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Kumaraswamy", "Laplace", "LogNormal",
+           "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
+           "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "StudentT", "TransformedDistribution", "Uniform", "Weibull", "biject_to", "constraints",
+           "kl_divergence", "register_kl", "transform_to", "transforms"]
 _TRANSFORMS = ("AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
                "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform", "LowerCholeskyTransform",
                "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
@@ -52,7 +55,11 @@ _TRANSFORMS = ("AbsTransform", "AffineTransform", "CatTransform", "ComposeTransf
 __all__.extend(_TRANSFORMS)
 
 # The distributions added later, each in its module, loaded at first use: (module, class)
-_LATER = (("chi2", "Chi2"),)
+_LATER = (("chi2", "Chi2"), ("half_normal", "HalfNormal"), ("cauchy", "Cauchy"), ("half_cauchy", "HalfCauchy"),
+          ("studentT", "StudentT"), ("pareto", "Pareto"), ("weibull", "Weibull"), ("multinomial", "Multinomial"),
+          ("negative_binomial", "NegativeBinomial"), ("mixture_same_family", "MixtureSameFamily"),
+          ("relaxed_bernoulli", "RelaxedBernoulli"), ("relaxed_categorical", "RelaxedOneHotCategorical"),
+          ("logistic_normal", "LogisticNormal"), ("kumaraswamy", "Kumaraswamy"), ("fishersnedecor", "FisherSnedecor"))
 _LAZY_MODULES = tuple(m for m, _ in _LATER)
 
 # Loaded at first use: the transforms are much code to compile, and many programs never use them.

@@ -1,0 +1,370 @@
+"""The rarer distributions (HalfNormal, Cauchy, HalfCauchy, StudentT, Pareto, Weibull, Multinomial,
+NegativeBinomial, MixtureSameFamily, RelaxedBernoulli, RelaxedOneHotCategorical, LogisticNormal,
+Kumaraswamy, FisherSnedecor, ...) against PyTorch 2.13.
+
+Each is run through one battery in float32 and float64: repr, shapes, support and constraints,
+``sample``/``rsample`` after the same seed, the grads of rsample and log_prob, mean/mode/variance/
+stddev, entropy, cdf/icdf, ``expand``, and the KL pairs PyTorch registers. Every tensor must have
+PyTorch's dtype, shape, ``grad_fn`` class and requires_grad. Samples must be PyTorch's bit for bit in
+float64; in float32 they and every computed value may differ in the last bit or two, because the
+engine's float32 exp, log, lgamma and the like are NumPy's and PyTorch's are its vectorised SLEEF
+ones (the formulas and their order of operations are PyTorch's), so float32 compares to 1e-6
+relative and float64 values other than samples to 1e-12.
+"""
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.torch
+
+RTOL = {"float32": 1e-6, "float64": 1e-12}
+ATOL = {"float32": 1e-7, "float64": 1e-15}
+
+
+def flat(x, path="r"):
+    if isinstance(x, (list, tuple)) and type(x).__name__ != "Size":
+        return [item for i, e in enumerate(x) for item in flat(e, f"{path}[{i}]")]
+    if isinstance(x, dict):
+        return [item for k, e in x.items() for item in flat(e, f"{path}.{k}")]
+    return [(path, x)]
+
+
+def outcome(fn, T):
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = fn(T)
+        return "ok", result, [str(w.message) for w in caught]
+    except Exception as e:  # noqa: BLE001 - the type and message are the observation
+        return type(e).__name__, str(e).replace("engine.", "torch."), None
+
+
+def same(got, want, dtype="float64", exact=()):
+    """Tensors: PyTorch's dtype, shape, node and requires_grad, values to the dtype's tolerance (bit for bit
+    at the paths named in ``exact``); anything else: the same str."""
+    assert got[0] == want[0], (got[:2], want[:2])
+    if got[0] != "ok":
+        assert got[1] == want[1]
+        return
+    assert got[2] == want[2]  # warnings
+    pairs = list(zip(flat(got[1]), flat(want[1])))
+    assert len(flat(got[1])) == len(flat(want[1]))
+    for (path, g), (_, w) in pairs:
+        if not (hasattr(w, "detach") and hasattr(w, "grad_fn")):
+            assert str(g).replace("engine.", "torch.") == str(w), path
+            continue
+        node = lambda t: None if t.grad_fn is None else type(t.grad_fn).__name__  # noqa: E731
+        assert (str(g.dtype), tuple(g.shape), node(g), g.requires_grad) == \
+               (str(w.dtype), tuple(w.shape), node(w), w.requires_grad), path
+        gn, wn = g.detach().numpy(), w.detach().numpy()
+        if any(path.startswith(p) for p in exact):
+            np.testing.assert_array_equal(gn, wn, err_msg=path)
+        else:
+            np.testing.assert_allclose(gn, wn, rtol=RTOL[dtype], atol=ATOL[dtype], err_msg=path)
+
+
+def leaf(T, v, dt):
+    return T.tensor(v, dtype=dt, requires_grad=True)
+
+
+def maker(cls, *values):
+    def make(T, dt):
+        leaves = [leaf(T, v, dt) for v in values]
+        return getattr(T.distributions, cls)(*leaves), leaves
+    return make
+
+
+def battery(make, value, dtype, sample_shape=(3,)):
+    def fn(T):
+        T.manual_seed(5)
+        d, leaves = make(T, getattr(T, dtype))
+        out = {"repr": repr(d), "shapes": (d.batch_shape, d.event_shape), "support": repr(d.support),
+               "arg_constraints": repr(type(d).arg_constraints), "flags": (d.has_rsample, d.has_enumerate_support),
+               "sample": d.sample(), "sample_n": d.sample(sample_shape)}
+        if d.has_rsample:
+            r = d.rsample(sample_shape)
+            out["sample_r"] = r
+            out["rsample_grads"] = T.autograd.grad(r.sum(), leaves, allow_unused=True)
+        v = T.tensor(value, dtype=getattr(T, dtype))
+        lp = d.log_prob(v)
+        out["log_prob"] = lp
+        out["log_prob_grads"] = T.autograd.grad(lp.sum(), leaves, allow_unused=True)
+        for name, get in (("mean", lambda: d.mean), ("mode", lambda: d.mode), ("variance", lambda: d.variance),
+                          ("stddev", lambda: d.stddev), ("entropy", d.entropy), ("cdf", lambda: d.cdf(v)),
+                          ("icdf", lambda: d.icdf(T.tensor(0.3, dtype=getattr(T, dtype))))):
+            try:
+                out[name] = get()
+            except Exception as e:  # noqa: BLE001 - PyTorch's NotImplementedError where it has none
+                out[name] = (type(e).__name__, str(e))
+        e = d.expand(T.Size((2,)) + d.batch_shape)
+        out["expand"] = (repr(e), type(e).__name__, e.batch_shape, e.event_shape, e.log_prob(v))
+        out["sample_expanded"] = e.sample()
+        return out
+    return fn
+
+
+def mixture(T, dt):
+    D = T.distributions
+    w, m, s = leaf(T, [0.2, 0.3, 0.5], dt), leaf(T, [-1.0, 0.0, 2.0], dt), leaf(T, [0.5, 1.0, 2.0], dt)
+    return D.MixtureSameFamily(D.Categorical(w), D.Normal(m, s)), [w, m, s]
+
+
+def mixture_of_independents(T, dt):
+    D = T.distributions
+    w = leaf(T, [[0.2, 0.8], [0.6, 0.4]], dt)
+    m = leaf(T, [[[-1.0, 0.0], [2.0, 1.0]], [[0.5, 0.5], [1.0, -1.0]]], dt)
+    return D.MixtureSameFamily(D.Categorical(logits=w), D.Independent(D.Normal(m, 1.0), 1)), [w, m]
+
+
+def with_params(cls, *params):
+    """``cls(*params)`` with each list a leaf tensor, an int as it is, and ("logits", v) by keyword."""
+    def make(T, dt):
+        leaves, args, kwargs = [], [], {}
+        for item in params:
+            if isinstance(item, int):
+                args.append(item)
+            elif isinstance(item, tuple):
+                kwargs[item[0]] = leaf(T, item[1], dt)
+                leaves.append(kwargs[item[0]])
+            else:
+                args.append(leaf(T, item, dt))
+                leaves.append(args[-1])
+        return getattr(T.distributions, cls)(*args, **kwargs), leaves
+    return make
+
+
+def relaxed(cls, temperature, param, key, grad_temperature=False):
+    def make(T, dt):
+        t = leaf(T, temperature, dt) if grad_temperature else T.tensor(temperature, dtype=dt)
+        p = leaf(T, param, dt)
+        return getattr(T.distributions, cls)(t, **{key: p}), ([t, p] if grad_temperature else [p])
+    return make
+
+
+CASES = {
+    "HalfNormal": (maker("HalfNormal", [0.5, 2.0]), [0.3, 1.7]),
+    "Cauchy": (maker("Cauchy", [0.0, 1.0], [0.5, 2.0]), [0.3, -1.7]),
+    "HalfCauchy": (maker("HalfCauchy", [0.5, 2.0]), [0.3, 1.7]),
+    "StudentT": (maker("StudentT", [0.8, 1.5, 5.0], [0.0, 1.0, -1.0], [0.5, 2.0, 1.0]), [0.3, 1.7, -2.0]),
+    "Pareto": (maker("Pareto", [0.5, 2.0], [0.8, 3.0]), [0.7, 2.7]),
+    "Weibull": (maker("Weibull", [0.5, 2.0], [0.8, 3.0]), [0.7, 2.7]),
+    "Multinomial": (with_params("Multinomial", 5, [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
+                    [[1.0, 2.0, 2.0], [0.0, 0.0, 5.0]]),
+    "Multinomial_logits": (with_params("Multinomial", 7, ("logits", [0.2, -0.3, 1.5])), [1.0, 2.0, 4.0]),
+    "NegativeBinomial": (with_params("NegativeBinomial", [2.0, 5.5], [0.3, 0.8]), [0.0, 3.0]),
+    "NegativeBinomial_logits": (with_params("NegativeBinomial", [2.0, 5.5], ("logits", [0.3, -0.8])), [1.0, 3.0]),
+    "MixtureSameFamily": (mixture, [0.3, 1.0, -2.0]),
+    "MixtureSameFamily_independent": (mixture_of_independents, [0.3, 1.0]),
+    "RelaxedBernoulli": (relaxed("RelaxedBernoulli", 0.5, [0.2, 0.7], "probs"), [0.3, 0.9]),
+    "RelaxedBernoulli_logits": (relaxed("RelaxedBernoulli", [0.5, 2.0], [0.2, -0.7], "logits", True), [0.3, 0.9]),
+    "RelaxedOneHotCategorical": (relaxed("RelaxedOneHotCategorical", 0.5, [0.2, 0.3, 0.5], "probs"),
+                                 [0.2, 0.2, 0.6]),
+    "RelaxedOneHotCategorical_logits": (relaxed("RelaxedOneHotCategorical", [[0.5], [2.0]],
+                                                [[0.2, 0.3, 0.5], [1.0, -1.0, 0.0]], "logits", True),
+                                        [[0.2, 0.2, 0.6], [0.1, 0.8, 0.1]]),
+    "LogisticNormal": (maker("LogisticNormal", [0.2, -0.3], [0.5, 1.5]), [0.2, 0.3, 0.5]),
+    "Kumaraswamy": (maker("Kumaraswamy", [0.5, 2.0, 3.0], [0.8, 3.0, 0.4]), [0.3, 0.7, 0.1]),
+    "FisherSnedecor": (maker("FisherSnedecor", [0.5, 2.0, 5.0], [0.8, 3.0, 9.0]), [0.3, 1.7, 2.5]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_battery_matches_pytorch(et, torch_ref, name, dtype):
+    make, value = CASES[name]
+    fn = battery(make, value, dtype)
+    exact = ("r.sample",) if dtype == "float64" else ()
+    same(outcome(fn, et), outcome(fn, torch_ref), dtype, exact)
+
+
+def test_samples_are_pytorchs_one_generator(et, torch_ref):
+    """All of them drawn one after another from one seeded generator (so each leaves it where PyTorch does)."""
+    def draws(T):
+        T.manual_seed(123)
+        f64 = dict(dtype=T.float64)
+        D = T.distributions
+        dists = [D.HalfNormal(T.tensor([1.0, 2.0], **f64)), D.Cauchy(T.tensor(0.0, **f64), 2.0),
+                 D.HalfCauchy(T.tensor([1.0], **f64)), D.StudentT(T.tensor([3.0, 0.5], **f64)),
+                 D.Pareto(T.tensor([1.0], **f64), T.tensor([2.0, 5.0], **f64)),
+                 D.Weibull(T.tensor(1.5, **f64), T.tensor([0.5, 4.0], **f64)),
+                 D.Multinomial(10, T.tensor([0.1, 0.2, 0.7], **f64)),
+                 D.NegativeBinomial(T.tensor([3.0, 0.5], **f64), logits=T.tensor([0.0, 2.0], **f64)),
+                 D.MixtureSameFamily(D.Categorical(T.tensor([0.3, 0.7], **f64)),
+                                     D.Normal(T.tensor([-2.0, 2.0], **f64), 0.5)),
+                 D.RelaxedBernoulli(T.tensor(0.3, **f64), logits=T.tensor([1.0, -1.0], **f64)),
+                 D.RelaxedOneHotCategorical(T.tensor(0.7, **f64), T.tensor([0.2, 0.8], **f64)),
+                 D.LogisticNormal(T.zeros(3, **f64), T.ones(3, **f64)),
+                 D.Kumaraswamy(T.tensor([2.0], **f64), T.tensor([5.0], **f64)),
+                 D.FisherSnedecor(T.tensor([4.0], **f64), T.tensor([6.0, 1.0], **f64))]
+        return [d.sample((4,)) for d in dists] + [T.rand(2, **f64)]
+
+    for g, w in zip(draws(et), draws(torch_ref)):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+KL_PAIRS = {
+    "halfnormal": lambda T, D: (D.HalfNormal(T.tensor([0.5, 2.0])), D.HalfNormal(T.tensor([1.0, 1.5]))),
+    "cauchy": lambda T, D: (D.Cauchy(T.tensor([0.0, 1.0]), 2.0), D.Cauchy(T.tensor(0.5), T.tensor([1.0, 3.0]))),
+    "pareto": lambda T, D: (D.Pareto(T.tensor([1.0, 2.0]), T.tensor([3.0, 2.5])), D.Pareto(1.5, T.tensor([2.0, 4.0]))),
+    "pareto_exponential": lambda T, D: (D.Pareto(T.tensor([1.0, 2.0]), T.tensor([3.0, 0.5])),
+                                        D.Exponential(T.tensor([1.0, 2.0]))),
+    "pareto_gamma": lambda T, D: (D.Pareto(T.tensor([1.0, 2.0]), T.tensor([3.0, 0.5])),
+                                  D.Gamma(T.tensor([2.0, 1.0]), 1.5)),
+    "pareto_normal": lambda T, D: (D.Pareto(T.tensor([1.0, 2.0]), T.tensor([3.0, 1.5])), D.Normal(0.5, 2.0)),
+    "pareto_uniform": lambda T, D: (D.Pareto(T.tensor([1.0]), T.tensor([3.0])), D.Uniform(0.0, 2.0)),
+    "pareto_beta": lambda T, D: (D.Pareto(T.tensor([1.0]), T.tensor([3.0])), D.Beta(2.0, 2.0)),
+    "uniform_pareto": lambda T, D: (D.Uniform(T.tensor([1.5, 0.5]), 3.0), D.Pareto(T.tensor([1.0]), T.tensor([3.0]))),
+    "beta_pareto": lambda T, D: (D.Beta(T.tensor([2.0]), 2.0), D.Pareto(1.0, 3.0)),
+    "exponential_pareto": lambda T, D: (D.Exponential(T.tensor([2.0])), D.Pareto(1.0, 3.0)),
+    "gamma_pareto": lambda T, D: (D.Gamma(T.tensor([2.0]), 1.0), D.Pareto(1.0, 3.0)),
+    "gumbel_pareto": lambda T, D: (D.Gumbel(T.tensor([2.0]), 1.0), D.Pareto(1.0, 3.0)),
+    "laplace_pareto": lambda T, D: (D.Laplace(T.tensor([2.0]), 1.0), D.Pareto(1.0, 3.0)),
+    "normal_pareto": lambda T, D: (D.Normal(T.tensor([2.0]), 1.0), D.Pareto(1.0, 3.0)),
+    "halfcauchy_none": lambda T, D: (D.HalfCauchy(T.tensor([2.0])), D.HalfCauchy(T.tensor([1.0]))),
+    "studentt_none": lambda T, D: (D.StudentT(T.tensor([2.0])), D.StudentT(T.tensor([1.0]))),
+    "weibull_transformed": lambda T, D: (D.Weibull(T.tensor([2.0]), 1.5), D.Weibull(T.tensor([1.0]), 1.5)),
+    "logisticnormal_transformed": lambda T, D: (D.LogisticNormal(T.zeros(2), T.ones(2)),
+                                                D.LogisticNormal(T.ones(2), T.ones(2))),
+}
+
+
+@pytest.mark.parametrize("name", list(KL_PAIRS))
+def test_kl_pairs(et, torch_ref, name):
+    def kl(T):
+        p, q = KL_PAIRS[name](T, T.distributions)
+        return T.distributions.kl_divergence(p, q)
+
+    same(outcome(kl, et), outcome(kl, torch_ref), "float32")
+
+
+GRADCHECK = {
+    "HalfNormal": lambda D, a, b, x: (D.HalfNormal(a).log_prob(x), D.HalfNormal(a).entropy(),
+                                      D.HalfNormal(a).cdf(x), D.HalfNormal(a).icdf(x / 4), D.HalfNormal(a).rsample()),
+    "Cauchy": lambda D, a, b, x: (D.Cauchy(b, a).log_prob(x), D.Cauchy(b, a).cdf(x), D.Cauchy(b, a).icdf(x / 4),
+                                  D.Cauchy(b, a).rsample(), D.Cauchy(b, a).entropy()),
+    "HalfCauchy": lambda D, a, b, x: (D.HalfCauchy(a).log_prob(x), D.HalfCauchy(a).rsample((2,))),
+    # (not StudentT.rsample: its Chi2 draw's grad is the implicit one, not the derivative at fixed draws)
+    "StudentT": lambda D, a, b, x: (D.StudentT(a + 1, b, a).log_prob(x), D.StudentT(a + 1, b, a).entropy()),
+    "Pareto": lambda D, a, b, x: (D.Pareto(a, b + 2).log_prob(x + 2), D.Pareto(a, b + 2).entropy(),
+                                  D.Pareto(a, b + 2).rsample(), D.Pareto(a, b + 2).mean),
+    "Weibull": lambda D, a, b, x: (D.Weibull(a, b + 1).log_prob(x), D.Weibull(a, b + 1).entropy(),
+                                   D.Weibull(a, b + 1).rsample(), D.Weibull(a, b + 1).variance),
+    "NegativeBinomial": lambda D, a, b, x: (D.NegativeBinomial(a, logits=b).log_prob(x.round()),),
+    "Multinomial": lambda D, a, b, x: (D.Multinomial(4, logits=b).log_prob(D.Multinomial(4, logits=b).sample()),),
+    "MixtureSameFamily": lambda D, a, b, x: (D.MixtureSameFamily(D.Categorical(logits=b), D.Normal(b, a)).log_prob(x),
+                                             D.MixtureSameFamily(D.Categorical(logits=b), D.Normal(b, a)).variance),
+    "RelaxedBernoulli": lambda D, a, b, x: (D.RelaxedBernoulli(a, logits=b).log_prob(x / 4),
+                                            D.RelaxedBernoulli(a, logits=b).rsample()),
+    "RelaxedOneHotCategorical": lambda D, a, b, x: (
+        D.RelaxedOneHotCategorical(a[0], logits=b).log_prob(x / x.sum()),
+        D.RelaxedOneHotCategorical(a[0], logits=b).rsample()),
+    "LogisticNormal": lambda D, a, b, x: (D.LogisticNormal(b[:2], a[:2]).log_prob(x / x.sum()),
+                                          D.LogisticNormal(b[:2], a[:2]).rsample()),
+    "Kumaraswamy": lambda D, a, b, x: (D.Kumaraswamy(a, b + 2).log_prob(x / 4), D.Kumaraswamy(a, b + 2).entropy(),
+                                       D.Kumaraswamy(a, b + 2).rsample(), D.Kumaraswamy(a, b + 2).mean),
+    "FisherSnedecor": lambda D, a, b, x: (D.FisherSnedecor(a, b + 2).log_prob(x),),
+}
+
+
+@pytest.mark.parametrize("name", list(GRADCHECK))
+def test_gradcheck(et, name):
+    """log_prob, entropy, cdf/icdf, rsample (at a fixed seed) and moments: first and second derivatives
+    against finite differences in float64."""
+    f64 = dict(dtype=et.float64)
+    a = et.tensor([0.7, 1.3, 2.2], **f64, requires_grad=True)
+    b = et.tensor([0.4, -0.5, 1.1], **f64, requires_grad=True)
+    x = et.tensor([0.6, 1.8, 3.1], **f64)
+
+    def fn(a, b):
+        et.manual_seed(0)
+        return GRADCHECK[name](et.distributions, a, b, x)
+
+    assert et.autograd.gradcheck(fn, (a, b))
+    assert et.autograd.gradgradcheck(fn, (a, b))
+
+
+ERRORS = {
+    "halfnormal_scale": lambda T: T.distributions.HalfNormal(T.tensor([1.0, -1.0])),
+    "halfnormal_value": lambda T: T.distributions.HalfNormal(T.tensor([1.0])).log_prob(T.tensor([-1.0])),
+    "cauchy_scale": lambda T: T.distributions.Cauchy(0.0, T.tensor([0.0])),
+    "halfcauchy_value": lambda T: T.distributions.HalfCauchy(1.0).log_prob(T.tensor(-2.0)),
+    "studentt_df": lambda T: T.distributions.StudentT(T.tensor([-1.0])),
+    "pareto_alpha": lambda T: T.distributions.Pareto(1.0, T.tensor([-1.0])),
+    "pareto_value": lambda T: T.distributions.Pareto(T.tensor([2.0]), 1.0).log_prob(T.tensor([1.0])),
+    "weibull_concentration": lambda T: T.distributions.Weibull(1.0, T.tensor([0.0])),
+    "multinomial_count": lambda T: T.distributions.Multinomial(T.tensor(3), T.tensor([0.5, 0.5])),
+    "multinomial_probs": lambda T: T.distributions.Multinomial(3, T.tensor([0.5, -0.1])),
+    "multinomial_value": lambda T: T.distributions.Multinomial(3, T.tensor([0.5, 0.5])).log_prob(T.tensor([4.0, 1.0])),
+    "multinomial_both": lambda T: T.distributions.Multinomial(3, T.tensor([0.5, 0.5]), T.tensor([0.0, 0.0])),
+    "negbin_both": lambda T: T.distributions.NegativeBinomial(3.0, T.tensor([0.5]), T.tensor([0.0])),
+    "negbin_probs": lambda T: T.distributions.NegativeBinomial(3.0, T.tensor([1.0])),
+    "negbin_value": lambda T: T.distributions.NegativeBinomial(3.0, T.tensor([0.5])).log_prob(T.tensor([1.5])),
+    "mixture_not_categorical": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Normal(0.0, 1.0), T.distributions.Normal(T.zeros(2), 1.0)),
+    "mixture_not_distribution": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(T.ones(2)), T.zeros(2)),
+    "mixture_batch": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(T.ones(3, 2)), T.distributions.Normal(T.zeros(4, 2), 1.0)),
+    "mixture_components": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(T.ones(3)), T.distributions.Normal(T.zeros(2), 1.0)),
+    "mixture_value": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(T.ones(2)), T.distributions.Exponential(T.ones(2))).log_prob(T.tensor(-1.0)),
+    "mixture_rsample": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(T.ones(2)), T.distributions.Normal(T.zeros(2), 1.0)).rsample(),
+    "relaxed_bernoulli_both": lambda T: T.distributions.RelaxedBernoulli(T.tensor(0.5), 0.5, 0.0),
+    "relaxed_bernoulli_probs": lambda T: T.distributions.RelaxedBernoulli(T.tensor(0.5), T.tensor([1.5])),
+    "relaxed_onehot_probs": lambda T: T.distributions.RelaxedOneHotCategorical(T.tensor(0.5), T.tensor([0.5, -0.1])),
+    "logistic_normal_value": lambda T: T.distributions.LogisticNormal(T.zeros(2), 1.0).log_prob(T.tensor([0.5, 0.6,
+                                                                                                           0.1])),
+    "kumaraswamy_value": lambda T: T.distributions.Kumaraswamy(1.0, 2.0).log_prob(T.tensor(1.5)),
+    "fisher_df": lambda T: T.distributions.FisherSnedecor(T.tensor([1.0]), T.tensor([-2.0])),
+    "cauchy_no_enumerate": lambda T: T.distributions.Cauchy(0.0, 1.0).enumerate_support(),
+}
+
+
+@pytest.mark.parametrize("name", list(ERRORS))
+def test_errors_match_pytorch(et, torch_ref, name):
+    got, want = outcome(ERRORS[name], et), outcome(ERRORS[name], torch_ref)
+    assert want[0] != "ok", want
+    assert got[:2] == want[:2]
+
+
+def test_validation_message_in_full(et, torch_ref):
+    for T in (torch_ref, et):
+        with pytest.raises(ValueError, match="^" + re.escape(
+                "Expected parameter scale (Tensor of shape (2,)) of distribution HalfNormal() to satisfy the "
+                "constraint GreaterThan(lower_bound=0.0), but found invalid values:\ntensor([ 1., -1.])") + "$"):
+            T.distributions.HalfNormal(T.tensor([1.0, -1.0]))
+
+
+def test_modules_and_names(et, torch_ref):
+    """The classes live in PyTorch's modules (torch.distributions.studentT.StudentT, ...); the helpers PyTorch
+    does not export from the package (LogitRelaxedBernoulli, ExpRelaxedCategorical) are only in theirs."""
+    for T in (et, torch_ref):
+        D = T.distributions
+        assert D.relaxed_bernoulli.LogitRelaxedBernoulli.__name__ == "LogitRelaxedBernoulli"
+        assert D.relaxed_categorical.ExpRelaxedCategorical.__name__ == "ExpRelaxedCategorical"
+        assert D.studentT.StudentT is D.StudentT
+        assert not hasattr(D, "LogitRelaxedBernoulli")
+    missing = sorted(set(torch_ref.distributions.__all__) - set(et.distributions.__all__))
+    assert missing == ["ContinuousBernoulli", "GeneralizedPareto", "InverseGamma", "LKJCholesky", "VonMises",
+                       "Wishart"]
+    for name in et.distributions.__all__:
+        assert getattr(et.distributions, name) is not None
+
+
+def test_new_distributions_load_at_first_use():
+    """import torch.distributions compiles none of them; the first use of one loads its module."""
+    import subprocess
+    import sys
+
+    code = ("import sys, engine\nD = engine.distributions\n"
+            "mods = ['studentT', 'pareto', 'half_normal', 'mixture_same_family', 'chi2', 'relaxed_bernoulli']\n"
+            "before = [m for m in mods if 'engine.distributions.' + m in sys.modules]\n"
+            "D.StudentT(2.0)\n"
+            "after = [m for m in mods if 'engine.distributions.' + m in sys.modules]\n"
+            "print(before, after, 'engine._gamma' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[] ['studentT', 'chi2'] False"
