@@ -106,6 +106,7 @@ class Playground(pn.viewable.Viewer):
         self.toggles.param.watch(self._on_toggle, "value")
         self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
         self.step_player.param.watch(lambda e: self._on_step(), "value")
+        self.graph.nodes.selected.on_change("indices", self._on_tap)
         self.language_toggle.param.watch(lambda e: setattr(self, "language", e.new), "value")
         self.param.watch(lambda e: self._on_language(), "language")
         for w in (self.output_select, self.gradient_input, self.retain_box, self.create_box):
@@ -248,6 +249,19 @@ class Playground(pn.viewable.Viewer):
         self.step_player.end = len(steps)
         self.step_player.value = want if want is not None and 0 <= want <= len(steps) else len(steps)
         return self.step_player.value
+
+    def _on_tap(self, attr, old, new):
+        """A tapped grad_fn node: the backward steps jump to the one that ran it."""
+        if not new or not self.step_player.visible:
+            return
+        ids = self.graph.nodes.data.get("index") or []
+        node = ids[new[0]] if new[0] < len(ids) else None
+        steps = (self.snapshot.get("walk") or {}).get("steps") or []
+        k = next((i + 1 for i, s in enumerate(steps) if s["node"] == node), None)
+        if k is not None:
+            self.step_player.value = k
+            with pn.io.unlocked():
+                self.graph.nodes.selected.indices = []  # the step's own highlight, not the tap's dimming
 
     def _on_step(self):
         if self._quiet:

@@ -16,6 +16,27 @@ _SOURCE_JS = """(name) => {
 }"""
 
 
+_NODE_POINT_JS = """(label) => {
+  const doc = Bokeh.documents[Bokeh.documents.length - 1];
+  const fig = doc.get_model_by_name('graph_figure');
+  const src = doc.get_model_by_name('graph_nodes');
+  const d = src.data instanceof Map ? Object.fromEntries(src.data) : src.data;
+  const i = Array.from(d.label).indexOf(label);
+  for (const root of Object.values(Bokeh.index)) {
+    const stack = [root];
+    while (stack.length) {
+      const v = stack.pop();
+      if (v.model === fig) {
+        const box = v.canvas_view.el.getBoundingClientRect();
+        return [box.left + v.frame.x_scale.compute(d.x[i]), box.top + v.frame.y_scale.compute(d.y[i])];
+      }
+      for (const c of (v.child_views || [])) stack.push(c);
+    }
+  }
+  return null;
+}"""
+
+
 class PlaygroundPage:
     def __init__(self, page, timeout=120_000):
         self.page = page
@@ -78,6 +99,11 @@ class PlaygroundPage:
     def step(self, button):
         """A button of the backward-steps player: first, previous, play, pause, next, last."""
         self.page.locator(f".ap-player button.{button}").click()
+
+    def tap(self, label):
+        """Click the graph node labelled ``label`` where it is drawn on the canvas."""
+        x, y = self.page.evaluate(_NODE_POINT_JS, label)
+        self.page.mouse.click(x, y)
 
     def step_text(self):
         return " ".join(self.page.locator(".ap-step").all_inner_texts())

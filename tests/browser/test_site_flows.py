@@ -100,6 +100,8 @@ def test_backward_steps_and_their_link(site, context):
     assert data["grad_short"][data["label"].index("x")] == ""  # x.grad not computed yet at step 3
     flows = site.source("graph_flows")
     assert flows["text"] == ["∇ [[2.2500, 2.2500], … + [[2.2500, 2…", ""]
+    site.tap("AddBackward0")  # a node tapped: the steps jump to it
+    site.wait_for(lambda d: _current(d) == "AddBackward0" and "step 4 of 5" in site.step_text(), what="step 4")
     site.step("first")
     site.wait_for(lambda d: _current(d) is None and "Nothing has run yet" in site.step_text(), what="step 0")
     site.step("next")

@@ -199,6 +199,19 @@ def test_app_steps_through_the_last_backward(app):
     assert "反向传播：第 0 / 5 步" in app.step_pane.object
 
 
+def test_app_tapping_a_node_jumps_to_its_step(app):
+    labels = app.graph.nodes.data["label"]
+    app.graph.nodes.selected.indices = [labels.index("AddBackward0")]
+    assert not app.step_player.visible  # no backward yet: a tap only selects
+    app.graph.nodes.selected.indices = []
+    app.backward_button.clicks += 1
+    app.graph.nodes.selected.indices = [labels.index("AddBackward0")]
+    assert app.step_player.value == 4 and "step 4 of 5: AddBackward0" in app.step_pane.object
+    assert app.graph.nodes.selected.indices == []  # the step's highlight, not the tap's dimming
+    app.graph.nodes.selected.indices = [labels.index("x")]  # a tensor has no step of its own
+    assert app.step_player.value == 4
+
+
 def test_app_step_goes_into_the_link_and_back(app, torch_module):
     from playground.app import Playground
     from playground.model.session import InProcessSession
