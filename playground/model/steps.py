@@ -4,11 +4,12 @@ autograd ran them, for the step-through view.
 Recorded with PyTorch's own hook API (``Node.register_hook``), so it reads the walk of whatever
 ``torch`` the session runs, engine or PyTorch, and sees grads after the user's own hooks.
 """
-from .graph import grad_state
+from .graph import grad_state, saved_attributes
 from .runner import safe_repr
 
 MAX_STEPS = 400  # grad_fn nodes recorded; a bigger graph is not stepped through (``too_big``)
 MAX_TEXT = 2_000
+MAX_SAVED_TEXT = 600
 
 
 def _nodes_from(root):
@@ -38,6 +39,21 @@ def _grad_text(g):
     except Exception as exc:  # noqa: BLE001
         return {"shape": "?", "text": f"<repr failed: {exc}>"}
     return {"shape": shape, "text": text}
+
+
+def _saved(fn):
+    """What the node saved for its rule (``grad_fn._saved_*``), read while the node runs: a
+    backward without retain_graph frees it right after."""
+    out = []
+    for attr in saved_attributes(fn):
+        if attr == "saved_tensors":  # a custom Function's: what its backward unpacks
+            continue
+        try:
+            value = getattr(fn, attr)
+        except Exception:  # noqa: BLE001 - freed or unreadable: not shown
+            continue
+        out.append([attr[len("_saved_"):], safe_repr(value, MAX_SAVED_TEXT)])
+    return out
 
 
 class StepRecorder:
@@ -74,7 +90,8 @@ class StepRecorder:
         def hook(grad_inputs, grad_outputs):
             leaf = getattr(fn, "variable", None)
             after = _grad_text(getattr(leaf, "grad", None)) if leaf is not None else None
-            steps.append((fn, [_grad_text(g) for g in grad_outputs], [_grad_text(g) for g in grad_inputs], after))
+            steps.append((fn, [_grad_text(g) for g in grad_outputs], [_grad_text(g) for g in grad_inputs], after,
+                          _saved(fn)))
 
         return hook
 
@@ -87,7 +104,7 @@ class StepRecorder:
         known = {n["id"] for n in graph.nodes}
         ids = {key: node_id for key, node_id in graph.fn_ids.items() if node_id in known}
         out = []
-        for fn, received, sent, after in self.steps:
+        for fn, received, sent, after, saved in self.steps:
             node_id = ids.get(id(fn))
             if node_id is None:  # beyond the traced part of a truncated graph
                 continue
@@ -99,7 +116,7 @@ class StepRecorder:
             for slot, g in enumerate(sent):
                 child = children[slot] if slot < len(children) else None
                 passed.append(None if g is None or child is None else {**g, "to": child, "slot": slot})
-            step = {"node": node_id, "received": received, "sent": passed}
+            step = {"node": node_id, "received": received, "sent": passed, "saved": saved}
             leaf = getattr(fn, "variable", None)
             if leaf is not None:
                 step["leaf"] = graph.tensor_ids.get(id(leaf))

@@ -140,6 +140,7 @@ _STEP = {
         "to": "to {child}, input {slot}",
         "none": "passes nothing on (no input needs a grad)",
         "leaf": "{leaf}.grad is now",
+        "saved": "saved for backward",
         "too_big": "This graph has more than {limit} nodes: stepping through its backward is off.",
     },
     "zh": {
@@ -151,6 +152,7 @@ _STEP = {
         "to": "传给 {child} 的第 {slot} 个输入",
         "none": "不向下传递梯度（没有输入需要梯度）",
         "leaf": "{leaf}.grad 现在是",
+        "saved": "为反向传播保存的",
         "too_big": "这个计算图超过 {limit} 个节点：逐步查看反向传播已关闭。",
     },
 }
@@ -184,6 +186,11 @@ def step_html(snapshot, k, language="en"):
     name = labels.get(step["node"], step["node"])
     parts = [f'<div class="ap-step"><div class="ap-step-title">{title}: {escape(name)}</div>',
              f'<div class="ap-step-rule">{escape(rule_text(name))}</div>']
+    if step.get("saved"):  # what the rule computes with: grad_fn._saved_*
+        rows = "".join(f'<tr><td class="ap-muted">{escape(name)}</td><td><pre class="ap-cellpre">{escape(text)}</pre></td></tr>'
+                       for name, text in step["saved"])
+        parts.append(f'<div class="ap-step-grad"><span>{escape(words["saved"])}</span>'
+                     f'<table class="ap-step-saved">{rows}</table></div>')
     senders = sum(1 for s in steps[: k - 1] for g in s["sent"] if g and g["to"] == step["node"])
     for g in step["received"]:
         if g is not None:

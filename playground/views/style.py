@@ -43,4 +43,5 @@ body { background: #f8fafc; }
                 font-size: 12.5px; }
 .ap-step-grad { margin: 2px 0; }
 .ap-step-grad span:first-child { font-size: 12px; color: #475569; }
+.ap-step-saved td { padding: 0 8px 2px 0; vertical-align: top; font-size: 12px; }
 """

@@ -30,6 +30,10 @@ def test_the_walk_of_the_default_example(session):
     assert mean["received"] == [{"shape": "scalar", "text": "tensor(1.)"}]
     assert [(names[g["to"]], g["slot"], g["text"]) for g in mean["sent"]] == [("MulBackward0", 0, G.format("0.2500"))]
     assert times3["sent"][1] is None  # the 3 needs no grad
+    # what each rule computes with, read while the node ran (grad_fn._saved_*: freed right after)
+    assert mean["saved"] == [["self_sym_numel", "4"], ["self_sym_sizes", "(2, 2)"]]
+    assert square["saved"] == [["other", "tensor([[3., 3.],\n        [3., 3.]], grad_fn=<AddBackward0>)"]] * 1 + [
+        ["self", "tensor([[3., 3.],\n        [3., 3.]], grad_fn=<AddBackward0>)"]]
     # y * y: both inputs are y, so AddBackward0 gets two grads, and receives their sum
     assert [(g["to"], g["slot"], g["text"]) for g in square["sent"]] == [
         (add["node"], 0, G.format("2.2500")), (add["node"], 1, G.format("2.2500"))]
@@ -61,7 +65,8 @@ def test_the_walk_is_pytorchs(torch_module_name):
         names = labels(snap)
         steps = snap.walk["steps"]
         walks.append(([(names[s["node"]], [g and g["shape"] for g in s["received"]],
-                        [g and (g["to"], g["slot"], g["shape"]) for g in s["sent"]], s.get("leaf")) for s in steps],
+                        [g and (g["to"], g["slot"], g["shape"]) for g in s["sent"]], s.get("leaf"),
+                        [name for name, _ in s["saved"]]) for s in steps],
                       snap.walk["ready"]))
         values.append([_numbers(g["text"]) for s in steps for g in s["received"] + s["sent"] if g])
     assert walks[0] == walks[1]
@@ -181,6 +186,7 @@ def test_app_steps_through_the_last_backward(app):
     pane = app.step_pane.object
     assert "Backward, step 3 of 5: MulBackward0" in pane
     assert "passed on → to AddBackward0, input 0" in pane and "passed on → to AddBackward0, input 1" in pane
+    assert "saved for backward" in pane and "[3., 3.]], grad_fn=&lt;AddBackward0&gt;)" in pane
     muls = _node(app, "MulBackward0")
     assert sorted(m["line_width"] for m in muls) == [1.2, 3.5]  # the current one outlined
     assert _node(app, "AddBackward0")[0]["fill"] == "#f8fafc"  # still to run: a ghost
