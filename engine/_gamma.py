@@ -92,8 +92,10 @@ def _libm_float():
             f = getattr(lib, name)
             f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float] * n
             fns[name] = f
+        if fns["logf"](2.0) != np.float32(math.log(2.0)):  # (a C library that cannot be called this way)
+            return None
         return fns
-    except (ImportError, OSError, AttributeError, TypeError):
+    except Exception:  # noqa: BLE001 - any failure to reach them leaves the stand-ins
         return None
 
 
@@ -122,13 +124,54 @@ _LIBM_FLOAT = _libm_float()
 
 # ----- the samplers -----
 
-def _uniform(g):
-    unit = g._unit
-    return lambda: float(unit(1, _F64)[0])  # uniform_real_distribution<double>(0, 1)
+class _Draws:
+    """The generator's standard uniforms (``uniform_real_distribution<double>``) and normals
+    (``normal_distribution<double>``: Box-Muller, the pair's second value cached on the generator)
+    for a rejection loop, which draws one number at a time: the 64-bit words come from mt19937 a
+    block at a time, and ``close`` rewinds the stream to just past the ones used, so the generator
+    ends where drawing one by one leaves it."""
 
+    def __init__(self, g, expect):
+        from . import _random
 
-def _normal(g):
-    return lambda: g._normal_scalar(0.0, 1.0)  # normal_distribution<double>(0, 1): Box-Muller, the pair cached
+        if _random._draw_guard is not None:
+            _random._draw_guard()
+        self.g, self.bits = g, g._bits
+        self.start = self.bits.state
+        self.block, self.used, self.drawn = max(16, expect), 0, 0
+        self.buffer, self.pos = [], 0
+
+    def uniform(self):
+        if self.pos == len(self.buffer):
+            self._refill()
+        self.pos += 1
+        return self.buffer[self.pos - 1]
+
+    def _refill(self):
+        self.used += len(self.buffer)
+        raw = self.bits.random_raw(2 * self.block)
+        words = raw[0::2] << np.uint64(32) | raw[1::2]
+        self.buffer = ((words & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53).tolist()
+        self.drawn += self.block
+        self.block *= 2
+        self.pos = 0
+
+    def normal(self):
+        g = self.g
+        r = g._next_normal
+        if r is not None:
+            g._next_normal = None
+            return r * 1.0 + 0.0
+        u1, u2 = self.uniform(), self.uniform()
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        g._next_normal = radius * math.sin(theta)
+        return radius * math.cos(theta) * 1.0 + 0.0
+
+    def close(self):
+        if self.drawn:
+            self.bits.state = self.start
+            self.bits.random_raw(2 * (self.used + self.pos))
 
 
 def _sample_gamma(alpha, uniform, normal, s):
@@ -204,14 +247,17 @@ def _standard_gamma(input, generator=None):
     d = input._data
     g = generator_or_default(generator)
     s = _Scalar(d.dtype)
-    uniform, normal = _uniform(g), _normal(g)
+    draws = _Draws(g, 4 * d.size)
     tiny = s.t(np.finfo(d.dtype).tiny)
     out = np.empty(d.shape, d.dtype)  # filled in the result's (contiguous) order
     flat = out.reshape(-1)
-    with np.errstate(all="ignore"):
-        for i, a in enumerate(d.ravel()):
-            v = s.t(_sample_gamma(s.t(a), uniform, normal, s))
-            flat[i] = v if tiny < v else tiny  # std::max(min, sample): a NaN becomes min
+    try:
+        with np.errstate(all="ignore"):
+            for i, a in enumerate(d.ravel()):
+                v = s.t(_sample_gamma(s.t(a), draws.uniform, draws.normal, s))
+                flat[i] = v if tiny < v else tiny  # std::max(min, sample): a NaN becomes min
+    finally:
+        draws.close()
     return record(STANDARD_GAMMA, (input,), out)
 
 
@@ -350,15 +396,18 @@ def _sample_dirichlet(input, generator=None):
     _check_gamma_arg("_sample_dirichlet", input)
     _float_kernel(input, "dirichlet")
     d = input._data
-    g = generator_or_default(generator)
-    uniform, normal = _uniform(g), _normal(g)
+    draws = _Draws(generator_or_default(generator), 4 * d.size)
     tiny64 = np.finfo(np.float64).tiny
     gamma = np.empty(d.shape, np.float64)
     flat = gamma.reshape(-1)
+    try:
+        with np.errstate(all="ignore"):
+            for i, a in enumerate(d.astype(np.float64).ravel().tolist()):
+                v = _sample_gamma(np.float64(a), draws.uniform, draws.normal, _D64)
+                flat[i] = v if tiny64 < v else tiny64
+    finally:
+        draws.close()
     with np.errstate(all="ignore"):
-        for i, a in enumerate(d.astype(np.float64).ravel().tolist()):
-            v = _sample_gamma(np.float64(a), uniform, normal, _D64)
-            flat[i] = v if tiny64 < v else tiny64
         total = _inner_sum(gamma)[..., None] if gamma.ndim else gamma
         ratio = (gamma / total).astype(d.dtype)
     top = np.nextafter(d.dtype.type(1), d.dtype.type(0))
@@ -624,8 +673,12 @@ def binomial(count, prob, generator=None):
     _float_kernel(count, "binomial_cpu")
     shape = _broadcast_shape(count, prob)
     _resize_warning(count._data.shape, shape)
-    g = generator_or_default(generator)
-    s, uniform = _Scalar(count._data.dtype), _uniform(g)
-    with np.errstate(all="ignore"):
-        values = [_sample_binomial(s.t(n), s.t(p), uniform, s) for n, p in _iterate(shape, count._data, prob._data)]
+    s = _Scalar(count._data.dtype)
+    draws = _Draws(generator_or_default(generator), 2 * math.prod(shape))
+    try:
+        with np.errstate(all="ignore"):
+            values = [_sample_binomial(s.t(n), s.t(p), draws.uniform, s)
+                      for n, p in _iterate(shape, count._data, prob._data)]
+    finally:
+        draws.close()
     return record(_BINOMIAL, (count, prob), np.array(values, count._data.dtype).reshape(shape))
