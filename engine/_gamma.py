@@ -211,11 +211,11 @@ def _float_kernel(x, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_ops._scalar_type(x)}\'')
 
 
-def _no_forward_ad(*tensors):
+def _no_forward_ad(name, *tensors):
     if _grad_mode._fw_active and any(isinstance(t, Tensor) and t._fw_grad is not None for t in tensors):
         from .autograd.forward_ad import not_implemented_yet
 
-        raise not_implemented_yet("_standard_gamma")
+        raise not_implemented_yet(name)
 
 
 def _not_implemented_yet(what):
@@ -243,7 +243,7 @@ def _standard_gamma(input, generator=None):
     the same seed; its gradient is the implicit reparameterisation one (``StandardGammaBackward0``)."""
     _check_gamma_arg("_standard_gamma", input)
     _float_kernel(input, "gamma_cpu")
-    _no_forward_ad(input)
+    _no_forward_ad("_standard_gamma", input)
     d = input._data
     g = generator_or_default(generator)
     s = _Scalar(d.dtype)
@@ -382,10 +382,12 @@ def _standard_gamma_grad(self, output):
     _check_same_dtype(self, output)
     shape = _broadcast_shape(self, output)
     _resize_warning(self._data.shape, shape)
+    _no_forward_ad("_standard_gamma_grad", self, output)
     dt = self._data.dtype
     with np.errstate(all="ignore"):
         values = [_gamma_grad_one(a, x) for a, x in _iterate(shape, self._data, output._data)]
-    return record(STANDARD_GAMMA_GRAD, (self, output), np.array(values, np.float64).astype(dt).reshape(shape))
+    # (only ``self`` is differentiable: PyTorch's derivatives.yaml leaves ``output`` out)
+    return record(STANDARD_GAMMA_GRAD, (self,), np.array(values, np.float64).astype(dt).reshape(shape))
 
 
 # ----- Dirichlet -----

@@ -176,6 +176,13 @@ def test_forward_ad_is_refused_as_pytorch_refuses(et):
         with pytest.raises(NotImplementedError, match="^Trying to use forward AD with _standard_gamma that does not "
                                                       "support it because it has not been implemented yet"):
             et._standard_gamma(d)
+        for args in ((d, a), (a, d)):
+            with pytest.raises(NotImplementedError, match="^Trying to use forward AD with _standard_gamma_grad that "
+                                                          "does not support it because it has not been implemented"):
+                et._standard_gamma_grad(*args)
+        with pytest.raises(NotImplementedError,
+                           match=r"^Trying to use forward AD with aten::_dirichlet_grad that does not support it\.$"):
+            et._dirichlet_grad(d / 4, a, a * 3)
         with pytest.raises(NotImplementedError,
                            match=r"^Trying to use forward AD with aten::_sample_dirichlet that does not support it\.$"):
             et._sample_dirichlet(d)
@@ -209,6 +216,17 @@ def test_errors_are_pytorchs(et, torch_ref, call, error, message):
     for T in (torch_ref, et):
         with pytest.raises(error, match="^" + re.escape(message) + "$"):
             call(T)
+
+
+def test_standard_gamma_grad_differentiates_only_self(et, torch_ref):
+    """derivatives.yaml lists only ``self``: a sample that requires grad adds no edge."""
+    def edges(T):
+        a, x = T.tensor([1.5]), T.tensor([0.5], requires_grad=True)
+        alone = T._standard_gamma_grad(a, x)
+        both = T._standard_gamma_grad(a.requires_grad_(), x)
+        return alone.requires_grad, alone.grad_fn, len(both.grad_fn.next_functions)
+
+    assert edges(et) == edges(torch_ref) == (False, None, 1)
 
 
 def test_nodes_of_the_non_differentiable_kernels(et, torch_ref):
