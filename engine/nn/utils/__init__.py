@@ -1,13 +1,9 @@
-"""``torch.nn.utils``: gradient clipping, parameter/vector conversion, and (loaded at first use)
-packed sequences (``rnn``)."""
-from ... import _lazy
-from . import clip_grad, convert_parameters
+"""``torch.nn.utils``: gradient clipping, parameter/vector conversion, packed sequences (``rnn``),
+parametrizations (``parametrize``, ``parametrizations``) and the deprecated ``weight_norm``."""
+from . import clip_grad, convert_parameters, parametrizations, parametrize, rnn
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
-           "parameters_to_vector", "vector_to_parameters"]
-
-_LAZY = {"rnn": ("rnn", None)}
-
-__getattr__ = _lazy.lazy_getattr(__name__, "torch.nn.utils", _LAZY)
+           "parameters_to_vector", "vector_to_parameters", "remove_weight_norm", "weight_norm"]
