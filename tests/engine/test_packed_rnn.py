@@ -238,8 +238,7 @@ def test_gradcheck(et):
         return padded, r.pad_sequence([a, b], padding_side="left"), r.pack_sequence([b, a], enforce_sorted=False).data
 
     et.manual_seed(0)
-    inputs = (et.randn(3, 4, 2, dtype=et.float64, requires_grad=True),
-              et.randn(2, 3, dtype=et.float64, requires_grad=True), et.randn(4, 3, dtype=et.float64, requires_grad=True))
+    inputs = tuple(et.randn(*shape, dtype=et.float64, requires_grad=True) for shape in ((3, 4, 2), (2, 3), (4, 3)))
     assert et.autograd.gradcheck(round_trip, inputs)
     assert et.autograd.gradgradcheck(round_trip, inputs)
 

@@ -126,8 +126,8 @@ def _remove(t, leave):
     layer = P.register_parametrization(nn.Linear(3, 3), "weight", Scale())
     original = layer.parametrizations.weight.original
     P.remove_parametrizations(layer, "weight", leave_parametrized=leave)
-    return [repr(layer), type(layer).__name__, layer.weight, layer.weight is original, hasattr(layer, "parametrizations"),
-            list(layer.state_dict()), P.is_parametrized(layer)]
+    return [repr(layer), type(layer).__name__, layer.weight, layer.weight is original,
+            hasattr(layer, "parametrizations"), list(layer.state_dict()), P.is_parametrized(layer)]
 
 
 def _buffer_and_training(t):
@@ -352,8 +352,8 @@ def _spectral_norm_others(t):
     c = PZ.spectral_norm(t.nn.Conv2d(2, 3, 3), n_power_iterations=2)
     ct = PZ.spectral_norm(t.nn.ConvTranspose2d(2, 3, 3))
     b = PZ.spectral_norm(t.nn.Linear(3, 4), name="bias")
-    return [c.weight, c.parametrizations.weight[0]._u, c.parametrizations.weight[0]._v, ct.parametrizations.weight[0].dim,
-            ct.weight, ct.parametrizations.weight[0]._u.shape, b.bias, _graph(b.bias.grad_fn),
+    return [c.weight, c.parametrizations.weight[0]._u, c.parametrizations.weight[0]._v,
+            ct.parametrizations.weight[0].dim, ct.weight, ct.parametrizations.weight[0]._u.shape, b.bias, _graph(b.bias.grad_fn),
             PZ.spectral_norm(t.nn.Linear(3, 4), dim=-1).parametrizations.weight[0].dim]
 
 

@@ -397,9 +397,9 @@ class RNNBase(Module):
                                 device=input.device)
 
     def _packed(self, input, hx, sizes):
-        """A packed input's data and batch sizes (a list), ``hx`` in its sorted order (zeros of
-        ``sizes`` when None), and the indices that unsort the final states."""
-        data, batch_sizes, sorted_indices, unsorted_indices = input
+        """A packed input's data and batch sizes, and ``hx`` in the sequences' sorted order (zeros
+        of ``sizes`` when None)."""
+        data, batch_sizes, sorted_indices, _ = input
         if hx is None:
             num_directions = 2 if self.bidirectional else 1
             hx = tuple(_factories.zeros(self.num_layers * num_directions, int(batch_sizes[0]), size, dtype=data.dtype,

@@ -14,7 +14,6 @@ from copy import deepcopy
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from ..modules.container import ModuleDict, ModuleList
-from ..modules.module import Module
 from ..parameter import Parameter
 
 __all__ = ["cached", "ParametrizationList", "register_parametrization", "is_parametrized", "remove_parametrizations",
