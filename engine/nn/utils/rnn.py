@@ -22,8 +22,8 @@ __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_
 class PackedSequence_(NamedTuple):
     data: Tensor
     batch_sizes: Tensor
-    sorted_indices: Tensor = None
-    unsorted_indices: Tensor = None
+    sorted_indices: Tensor
+    unsorted_indices: Tensor
 
 
 def bind(optional, fn):
