@@ -3,9 +3,9 @@ OneHotCategorical(StraightThrough), Independent, Binomial, Geometric, Poisson, G
 MultivariateNormal, LowRankMultivariateNormal, TransformedDistribution with the transforms of
 ``torch.distributions.transforms``, LogNormal, Gumbel, HalfNormal, Cauchy, HalfCauchy, StudentT, Pareto,
 Weibull, Multinomial, NegativeBinomial, MixtureSameFamily, RelaxedBernoulli, RelaxedOneHotCategorical,
-LogisticNormal, Kumaraswamy, FisherSnedecor, LKJCholesky, Wishart and VonMises, with
-``biject_to``/``transform_to``, ``kl_divergence`` between the pairs PyTorch defines among them and
-PyTorch's validation errors.
+LogisticNormal, Kumaraswamy, FisherSnedecor, LKJCholesky, Wishart, VonMises, InverseGamma,
+GeneralizedPareto and ContinuousBernoulli (all of PyTorch 2.13's), with ``biject_to``/``transform_to``,
+``kl_divergence`` between the pairs PyTorch defines among them and PyTorch's validation errors.
 
 >>> from torch.distributions import Normal
 >>> Normal(0.0, 1.0).log_prob(torch.tensor(0.5))
@@ -42,13 +42,14 @@ from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThr
 from .poisson import Poisson
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
-           "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric", "Gumbel", "HalfCauchy",
-           "HalfNormal", "Independent", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
-           "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial",
-           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli",
-           "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull",
-           "Wishart", "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"]
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
+           "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto",
+           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
+           "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
+           "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"]
 _TRANSFORMS = ("AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
                "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform", "LowerCholeskyTransform",
                "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
@@ -62,7 +63,9 @@ _LATER = (("chi2", "Chi2"), ("half_normal", "HalfNormal"), ("cauchy", "Cauchy"),
           ("negative_binomial", "NegativeBinomial"), ("mixture_same_family", "MixtureSameFamily"),
           ("relaxed_bernoulli", "RelaxedBernoulli"), ("relaxed_categorical", "RelaxedOneHotCategorical"),
           ("logistic_normal", "LogisticNormal"), ("kumaraswamy", "Kumaraswamy"), ("fishersnedecor", "FisherSnedecor"),
-          ("lkj_cholesky", "LKJCholesky"), ("wishart", "Wishart"), ("von_mises", "VonMises"))
+          ("lkj_cholesky", "LKJCholesky"), ("wishart", "Wishart"), ("von_mises", "VonMises"),
+          ("inverse_gamma", "InverseGamma"), ("generalized_pareto", "GeneralizedPareto"),
+          ("continuous_bernoulli", "ContinuousBernoulli"))
 _LAZY_MODULES = tuple(m for m, _ in _LATER)
 
 # Loaded at first use: the transforms are much code to compile, and many programs never use them.
