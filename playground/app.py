@@ -251,17 +251,18 @@ class Playground(pn.viewable.Viewer):
         return self.step_player.value
 
     def _on_tap(self, attr, old, new):
-        """A tapped grad_fn node: the backward steps jump to the one that ran it."""
-        if not new or not self.step_player.visible:
-            return
+        """A tapped node: the graph fades all but the paths through it, and the backward steps (if
+        shown) jump to the one that ran it. A tap on the background shows everything again."""
         ids = self.graph.nodes.data.get("index") or []
-        node = ids[new[0]] if new[0] < len(ids) else None
-        steps = (self.snapshot.get("walk") or {}).get("steps") or []
-        k = next((i + 1 for i, s in enumerate(steps) if s["node"] == node), None)
+        node = ids[new[0]] if new and new[0] < len(ids) else None
+        walk = (self.snapshot.get("walk") or {}) if self.step_player.visible else {}
+        k = next((i + 1 for i, s in enumerate(walk.get("steps") or ()) if s["node"] == node), None)
+        if k is None and node in (walk.get("ready") or {}):  # a tensor: the step that gave it its grad
+            k = walk["ready"][node] + 1
+        with pn.io.unlocked():
+            self.graph.focus(node)
         if k is not None:
             self.step_player.value = k
-            with pn.io.unlocked():
-                self.graph.nodes.selected.indices = []  # the step's own highlight, not the tap's dimming
 
     def _on_step(self):
         if self._quiet:

@@ -335,3 +335,29 @@ def _trace(named, output, origins, max_functions):
         graph.tensors[node_id] = tensor_objs[node_id]
     graph.nodes.extend(fn_nodes)
     return graph
+
+
+def lineage(graph, node_id):
+    """``node_id`` and every node on a path through it: what it was computed from (towards the
+    leaves) and what was computed from it (towards the outputs). For focusing a big graph. A
+    named tensor stands with its grad_fn: one is on a path when the other is."""
+    edges = graph.get("edges", []) if isinstance(graph, dict) else graph.edges
+    inputs, consumers, made_by = {}, {}, {}
+    for e in edges:
+        if e.get("kind") == "saved":
+            continue
+        inputs.setdefault(e["from"], []).append(e["to"])  # (edges point the way backward walks)
+        consumers.setdefault(e["to"], []).append(e["from"])
+        if e.get("kind") == "grad_fn":
+            made_by[e["from"]] = e["to"]
+    start = {node_id} | ({made_by[node_id]} if node_id in made_by else set())
+    found = set(start)
+    for links in (inputs, consumers):
+        stack = list(start)
+        while stack:
+            for nxt in links.get(stack.pop(), ()):
+                if nxt not in found:
+                    found.add(nxt)
+                    stack.append(nxt)
+    found.update(t for t, fn in made_by.items() if fn in found)
+    return found

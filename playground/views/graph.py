@@ -3,6 +3,7 @@ from bokeh.models import (Arrow, ColumnDataSource, CustomJS, Range1d, HoverTool,
                           WheelZoomTool)
 from bokeh.plotting import figure
 
+from playground.model.graph import lineage
 from playground.model.steps import state_at
 
 from .look import (CURRENT_LINE, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, caption, grad_short,  # noqa: F401
@@ -16,11 +17,17 @@ _FONT_JS = """
 const span = Math.max(xr.end - xr.start, 1e-9);
 const ppu = Math.max(fig.inner_width || 600, 100) / span;
 const size = Math.min(12, %s * ppu * %s);
-text.glyph.text_font_size = (size < 5 ? 0 : size).toFixed(1) + 'px';
-grad.glyph.text_font_size = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
-grad.glyph.y_offset = ppu * %s / 2 + 1;
-flow.glyph.text_font_size = grad.glyph.text_font_size;
-flow.glyph.y_offset = grad.glyph.y_offset;
+const label = (size < 5 ? 0 : size).toFixed(1) + 'px', small = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
+const below = ppu * %s / 2 + 1;
+// every look of a label: a tapped node's selection draws the others with nonselection_glyph
+for (const [r, font, dy] of [[text, label, null], [grad, small, below], [flow, small, below]]) {
+  for (const g of [r.glyph, r.selection_glyph, r.nonselection_glyph]) {
+    if (g && g.text_font_size !== undefined) {
+      g.text_font_size = font;
+      if (dy !== null) g.y_offset = dy;
+    }
+  }
+}
 """ % (FONT_PER_BOX_PX, NODE_W, NODE_H)
 
 TOOLTIP = """
@@ -35,6 +42,7 @@ TOOLTIP = """
 NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "value", "grad", "grad_title", "grad_short",
                 "fill", "line", "text_color", "alpha", "line_width", "freed")
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
+FADED = 0.12  # alpha of what lies off the focused node's paths
 FLOW_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "lx", "ly", "text")
 
 
@@ -161,14 +169,18 @@ class GraphView:
         boxes = fig.rect(
             x="x", y="y", width=NODE_W, height=NODE_H, source=self.nodes, fill_color="fill", line_color="line",
             fill_alpha="alpha", line_alpha="alpha", line_width="line_width", border_radius=6,
+            nonselection_fill_alpha="alpha", nonselection_line_alpha="alpha", selection_fill_alpha="alpha",
+            selection_line_alpha="alpha",
         )
         self.text = fig.text(
             x="x", y="y", text="caption", source=self.nodes, text_align="center", text_baseline="middle",
             text_font_size="11px", text_color="text_color", text_alpha="alpha", text_line_height=1.15,
+            nonselection_text_alpha="alpha", selection_text_alpha="alpha",
         )
         self.grad_text = fig.text(
             x="x", y="y", y_offset=12, text="grad_short", source=self.nodes, text_align="center",
-            text_baseline="top", text_font_size="10px", text_color="#15803d",
+            text_baseline="top", text_font_size="10px", text_color="#15803d", text_alpha="alpha",
+            nonselection_text_alpha="alpha", selection_text_alpha="alpha",
         )
         self.flow_text = fig.text(
             x="lx", y="ly", text="text", source=self.flows, text_align="center", text_baseline="top",
@@ -183,25 +195,41 @@ class GraphView:
         self.figure = fig
         self.height = height
         self._graph, self._pos = {}, {}
+        self._walk = self._step = self._focus = None
 
     def update(self, graph, walk=None, step=None):
         """Show ``graph`` (framed afresh), as it stood after ``step`` steps of ``walk`` if given."""
         self._graph = graph
         self._pos = positions(graph.get("nodes", []))
+        self._focus = None
+        self.nodes.selected.indices = []
         self.show_step(walk, step)
         self._frame(graph.get("nodes", []), self._pos)
 
     def show_step(self, walk=None, step=None):
         """Redraw the current graph at a step of its backward walk (None: as it is now); the
         zoom stays where the user left it."""
+        self._walk, self._step = walk, step
         graph, pos = self._graph, self._pos
         nodes, flows = graph.get("nodes", []), []
         if walk and walk.get("steps") and step is not None:
             state = state_at(graph, walk, step)
             nodes, flows = state["nodes"], state["flows"]
-        self.nodes.data = node_data(nodes, pos)
-        self.edges.data = edge_data(nodes, graph.get("edges", []), pos)
+        nodes_cols = node_data(nodes, pos)
+        edge_cols = edge_data(nodes, graph.get("edges", []), pos)
+        if self._focus is not None:  # everything off the focused node's paths fades back
+            keep = self._focus
+            nodes_cols["alpha"] = [a if i in keep else FADED for a, i in zip(nodes_cols["alpha"], nodes_cols["index"])]
+            edge_cols["alpha"] = [a if s in keep and e in keep else FADED
+                                  for a, s, e in zip(edge_cols["alpha"], edge_cols["start"], edge_cols["end"])]
+        self.nodes.data = nodes_cols
+        self.edges.data = edge_cols
         self.flows.data = flow_data(flows, pos)
+
+    def focus(self, node_id):
+        """Fade all but the paths through ``node_id`` (None: show everything again)."""
+        self._focus = lineage(self._graph, node_id) if node_id is not None else None
+        self.show_step(self._walk, self._step)
 
     def _frame(self, nodes, pos, width_px=640):
         """Fit the whole graph with boxes kept in proportion (for a plot about ``width_px`` wide);
@@ -223,11 +251,17 @@ class GraphView:
             unit = FONT_PER_BOX_PX * NODE_W / 10.0
             w, h = unit * width_px, unit * height_px
             view = (ox - w * 0.8, ox + w * 0.2, oy - h / 2, oy + h / 2)
+        if (fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end) == view:
+            return  # the same frame (a Backward, a step): the labels keep the size the browser gave them
         fig.x_range.update(start=view[0], end=view[1], reset_start=full[0], reset_end=full[1])
         fig.y_range.update(start=view[2], end=view[3], reset_start=full[2], reset_end=full[3])
         size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)
-        self.text.glyph.text_font_size = f"{size if size >= 5 else 0:.1f}px"
-        self.grad_text.glyph.text_font_size = f"{size * 0.9 if size >= 6 else 0:.1f}px"
-        self.grad_text.glyph.y_offset = NODE_H / 2 / unit + 1  # just under the box, at any zoom
-        self.flow_text.glyph.text_font_size = self.grad_text.glyph.text_font_size
-        self.flow_text.glyph.y_offset = self.grad_text.glyph.y_offset
+        label, small = f"{size if size >= 5 else 0:.1f}px", f"{size * 0.9 if size >= 6 else 0:.1f}px"
+        below = NODE_H / 2 / unit + 1  # just under the box, at any zoom
+        for r, font, dy in ((self.text, label, None), (self.grad_text, small, below), (self.flow_text, small, below)):
+            for glyph in (r.glyph, r.selection_glyph, r.nonselection_glyph):
+                if isinstance(glyph, str):  # "auto": the flows are never selected
+                    continue
+                glyph.text_font_size = font
+                if dy is not None:
+                    glyph.y_offset = dy

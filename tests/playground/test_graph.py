@@ -248,3 +248,24 @@ def test_grad_values_are_json_safe(torch_module, value):
     x = torch_module.ones(2, requires_grad=True)
     x.grad = torch_module.tensor([value, 1.0])
     assert G.grad_values(x) == [str(value), 1.0]
+
+
+def test_lineage_is_the_paths_through_a_node(session):
+    """Focusing a node keeps what it was computed from and what was computed from it; a named
+    tensor goes with its grad_fn."""
+    from playground.model.graph import lineage
+
+    snap = session.run("import torch\na = torch.ones(2, requires_grad=True)\nb = torch.ones(2, requires_grad=True)\n"
+                       "c = a * 2\nd = b * 3\nout = (c + d).sum()\n")
+    graph = snap.graph
+    ids = {n["label"]: n["id"] for n in graph["nodes"] if n["kind"] not in ("function", "accumulate")}
+    names = {n["id"]: n["label"] for n in graph["nodes"]}
+
+    def focus(label):
+        return sorted(names[i] for i in lineage(graph, ids[label]))
+
+    on_a = ["AccumulateGrad", "AddBackward0", "MulBackward0", "SumBackward0", "a", "c", "out"]
+    assert focus("c") == on_a and focus("a") == on_a  # b and d are off a's paths
+    assert focus("out") == sorted(names.values())  # everything leads to the output
+    mul_of_d = next(e["to"] for e in graph["edges"] if e["kind"] == "grad_fn" and e["from"] == ids["d"])
+    assert lineage(graph, mul_of_d) == lineage(graph, ids["d"])

@@ -91,6 +91,6 @@ comment = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl",
 def test_toggle_on_then_off_restores_the_code(name, call_args, before, after, factory):
     code = f"# {before}\n{name} = torch.{factory}({call_args})  # {after}\nprint({name})\n"
     on = set_requires_grad(code, name, True)
-    assert f"requires_grad=True" in on
+    assert "requires_grad=True" in on
     assert on.startswith(f"# {before}\n") and on.endswith(f"  # {after}\nprint({name})\n")
     assert set_requires_grad(on, name, False) == code

@@ -205,17 +205,29 @@ def test_app_steps_through_the_last_backward(app):
     assert "反向传播：第 0 / 5 步" in app.step_pane.object
 
 
-def test_app_tapping_a_node_jumps_to_its_step(app):
+def test_app_tapping_a_node_focuses_its_paths_and_jumps_to_its_step(app):
+    app.run("import torch\na = torch.ones(2, requires_grad=True)\nb = torch.ones(2, requires_grad=True)\n"
+            "out = (a * 2 + b * 3).sum()\n")
+    app.graph.nodes.selected.indices = [app.graph.nodes.data["label"].index("a")]
+    assert not app.step_player.visible  # no backward yet: a tap only focuses
+    data = app.graph.nodes.data
+    faded = sorted(label for label, alpha in zip(data["label"], data["alpha"]) if alpha != 1.0)
+    assert faded == ["AccumulateGrad", "MulBackward0", "b"]  # b's branch: off a's paths
+    edges = app.graph.edges.data
+    assert edges["alpha"].count(0.12) == 3  # b -> its AccumulateGrad -> b * 3 -> the sum
+    app.graph.nodes.selected.indices = []  # a tap on the background: everything again
+    assert set(app.graph.nodes.data["alpha"]) == {1.0}
+    app.run(DEFAULT + "\n")
     labels = app.graph.nodes.data["label"]
-    app.graph.nodes.selected.indices = [labels.index("AddBackward0")]
-    assert not app.step_player.visible  # no backward yet: a tap only selects
-    app.graph.nodes.selected.indices = []
     app.backward_button.clicks += 1
     app.graph.nodes.selected.indices = [labels.index("AddBackward0")]
     assert app.step_player.value == 4 and "step 4 of 5: AddBackward0" in app.step_pane.object
-    assert app.graph.nodes.selected.indices == []  # the step's highlight, not the tap's dimming
-    app.graph.nodes.selected.indices = [labels.index("x")]  # a tensor has no step of its own
-    assert app.step_player.value == 4
+    app.graph.nodes.selected.indices = [labels.index("x")]  # a leaf: the step of its AccumulateGrad
+    assert app.step_player.value == 5
+    app.graph.nodes.selected.indices = [labels.index("z")]  # a non-leaf: the step of its grad_fn
+    assert app.step_player.value == 2
+    app.run(DEFAULT + "\n\n")  # a new graph: no focus left over
+    assert set(app.graph.nodes.data["alpha"]) == {1.0} and app.graph.nodes.selected.indices == []
 
 
 def test_app_step_goes_into_the_link_and_back(app, torch_module):
