@@ -14,7 +14,7 @@ from .laplace import Laplace
 from .normal import Normal
 from .pareto import Pareto, _kl_pareto_infinity
 from .uniform import Uniform
-from .utils import _Number, broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits, torch
+from .utils import _expand, _Number, broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits, torch
 
 __all__ = ["ContinuousBernoulli"]
 
@@ -45,17 +45,8 @@ class ContinuousBernoulli(ExponentialFamily):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(ContinuousBernoulli, _instance)
+        new = _expand(self, ContinuousBernoulli, batch_shape, _instance, ("probs", "logits"))
         new._lims = self._lims
-        batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(ContinuousBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     def _new(self, *args, **kwargs):

@@ -3,7 +3,7 @@ of a Gamma."""
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits, torch
+from .utils import _expand, broadcast_all, lazy_property, logits_to_probs, probs_to_logits, torch
 
 __all__ = ["NegativeBinomial"]
 
@@ -26,18 +26,7 @@ class NegativeBinomial(Distribution):
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(NegativeBinomial, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(NegativeBinomial, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand(self, NegativeBinomial, batch_shape, _instance, ("total_count", "probs", "logits"))
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)

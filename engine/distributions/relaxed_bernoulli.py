@@ -4,7 +4,7 @@ from . import constraints
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import _Number, broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits, torch
+from .utils import _expand, _Number, broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits, torch
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -28,17 +28,8 @@ class LogitRelaxedBernoulli(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
-        batch_shape = torch.Size(batch_shape)
+        new = _expand(self, LogitRelaxedBernoulli, batch_shape, _instance, ("probs", "logits"))
         new.temperature = self.temperature
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(LogitRelaxedBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     def _new(self, *args, **kwargs):
