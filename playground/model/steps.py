@@ -10,6 +10,9 @@ from .runner import safe_repr
 MAX_STEPS = 400  # grad_fn nodes recorded; a bigger graph is not stepped through (``too_big``)
 MAX_TEXT = 2_000
 MAX_SAVED_TEXT = 600
+# Elements printed in full per backward (printing costs about 7 µs an element, far more than the
+# walk); past it a tensor shows its first values only. Graphs learners step through stay under.
+PRINT_BUDGET = 20_000
 
 
 def _nodes_from(root):
@@ -30,30 +33,46 @@ def _nodes_from(root):
     return found
 
 
-def _grad_text(g):
-    if g is None:
-        return None
-    try:
-        shape = "×".join(str(int(d)) for d in g.shape) or "scalar"
-        text = safe_repr(g, MAX_TEXT)
-    except Exception as exc:  # noqa: BLE001
-        return {"shape": "?", "text": f"<repr failed: {exc}>"}
-    return {"shape": shape, "text": text}
+def _number(v):
+    text = f"{v:.4g}"
+    return text + "." if isinstance(v, float) and text.lstrip("-").isdigit() else text  # 1. as torch prints it
 
 
-def _saved(fn):
-    """What the node saved for its rule (``grad_fn._saved_*``), read while the node runs: a
-    backward without retain_graph frees it right after."""
-    out = []
-    for attr in saved_attributes(fn):
-        if attr == "saved_tensors":  # a custom Function's: what its backward unpacks
-            continue
+class _Printer:
+    """Tensors as text, in full while the budget lasts."""
+
+    def __init__(self):
+        self.budget = PRINT_BUDGET
+
+    def text(self, value, limit):
+        numel = value.numel() if callable(getattr(value, "numel", None)) and hasattr(value, "shape") else 0
+        if numel > self.budget:
+            head = ", ".join(_number(v) for v in value.detach().reshape(-1)[:4].tolist())
+            return f"tensor([{head}, ...])  (the first 4 of {numel} values: too many grads to print them all)"
+        self.budget -= numel
+        return safe_repr(value, limit)
+
+    def grad(self, g):
+        if g is None:
+            return None
         try:
-            value = getattr(fn, attr)
-        except Exception:  # noqa: BLE001 - freed or unreadable: not shown
-            continue
-        out.append([attr[len("_saved_"):], safe_repr(value, MAX_SAVED_TEXT)])
-    return out
+            return {"shape": "×".join(str(int(d)) for d in g.shape) or "scalar", "text": self.text(g, MAX_TEXT)}
+        except Exception as exc:  # noqa: BLE001
+            return {"shape": "?", "text": f"<repr failed: {exc}>"}
+
+    def saved(self, fn):
+        """What the node saved for its rule (``grad_fn._saved_*``), read while the node runs: a
+        backward without retain_graph frees it right after."""
+        out = []
+        for attr in saved_attributes(fn):
+            if attr == "saved_tensors":  # a custom Function's: what its backward unpacks
+                continue
+            try:
+                value = getattr(fn, attr)
+                out.append([attr[len("_saved_"):], self.text(value, MAX_SAVED_TEXT)])
+            except Exception:  # noqa: BLE001 - freed or unreadable: not shown
+                continue
+        return out
 
 
 class StepRecorder:
@@ -67,6 +86,7 @@ class StepRecorder:
         self.too_big = self.nodes is None
         self.steps = []
         self._handles = []
+        self._printer = _Printer()
         # Each tensor's grad before this backward: the view shows it until the step that sets it.
         watched = list(tensors) + [fn.variable for fn in self.nodes or () if getattr(fn, "variable", None) is not None]
         self.before = {id(t): (t, grad_state(t)) for t in watched}
@@ -87,11 +107,13 @@ class StepRecorder:
     def _hook(self, fn):
         steps = self.steps
 
+        printer = self._printer
+
         def hook(grad_inputs, grad_outputs):
             leaf = getattr(fn, "variable", None)
-            after = _grad_text(getattr(leaf, "grad", None)) if leaf is not None else None
-            steps.append((fn, [_grad_text(g) for g in grad_outputs], [_grad_text(g) for g in grad_inputs], after,
-                          _saved(fn)))
+            after = printer.grad(getattr(leaf, "grad", None)) if leaf is not None else None
+            steps.append((fn, [printer.grad(g) for g in grad_outputs], [printer.grad(g) for g in grad_inputs],
+                          after, printer.saved(fn)))
 
         return hook
 

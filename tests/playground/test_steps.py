@@ -150,6 +150,19 @@ def test_a_graph_too_big_to_step_through(session):
     assert snap.graph["nodes"]  # the graph itself is shown as always
 
 
+def test_printing_stops_at_a_budget(session, monkeypatch):
+    """Printing a grad costs far more than computing it: a backward prints its first grads in full
+    and the rest by their first values."""
+    from playground.model import steps
+
+    monkeypatch.setattr(steps, "PRINT_BUDGET", 10)
+    session.run("import torch\nx = torch.arange(6.).requires_grad_()\nout = (x * 2).sum()\n")
+    walk = session.backward("out").walk
+    texts = [g["text"] for s in walk["steps"] for g in s["received"] + s["sent"] if g]
+    assert texts[:2] == ["tensor(1.)", "tensor([1., 1., 1., 1., 1., 1.])"]  # 1 + 6 elements
+    assert texts[2] == "tensor([1., 1., 1., 1., ...])  (the first 4 of 6 values: too many grads to print them all)"
+
+
 def test_step_in_links():
     state = {**links.DEFAULTS, "code": "x = 1", "step": 3}
     assert decode(encode(state))["step"] == 3
