@@ -35,13 +35,15 @@ EXAMPLES = (
             "x is a leaf: you created it with requires_grad=True. y, z and out are computed from it, "
             "so each has a grad_fn (AddBackward0, MulBackward0, MeanBackward0). Press Backward: "
             "out = mean(3(x+2)²), so d(out)/dx = 1.5·(x+2) = 4.5 for every element. "
-            "Only the leaf x keeps its .grad."
+            "Only the leaf x keeps its .grad. Then step back through the backward pass with the player "
+            "under the graph: y * y's node sends 2.25 down each of its two edges, and AddBackward0 receives their sum."
         ),
         explain_zh=(
             "x 是叶子张量：它是用 requires_grad=True 直接创建的。y、z、out 都由 x 计算得到，"
             "所以各自带有 grad_fn（AddBackward0、MulBackward0、MeanBackward0）。点击 Backward："
             "out = mean(3(x+2)²)，所以 d(out)/dx = 1.5·(x+2)，每个元素都是 4.5。"
-            "只有叶子张量 x 会保留 .grad。"
+            "只有叶子张量 x 会保留 .grad。然后用计算图下方的播放器逐步回看反向传播："
+            "y * y 的节点沿两条边各传出 2.25，AddBackward0 收到的是它们的和。"
         ),
         code=(
             "import torch\n"

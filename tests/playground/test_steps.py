@@ -38,6 +38,8 @@ def test_the_walk_of_the_default_example(session):
     assert [(g["to"], g["slot"], g["text"]) for g in square["sent"]] == [
         (add["node"], 0, G.format("2.2500")), (add["node"], 1, G.format("2.2500"))]
     assert add["received"] == [{"shape": "2×2", "text": G.format("4.5000")}]
+    ex = default_example()  # what its explanation tells learners to look for
+    assert "2.25" in ex.explain_en and "2.25" in ex.explain_zh and "AddBackward0 receives their sum" in ex.explain_en
     assert acc["leaf"] == "t:x" and acc["sent"] == []
     assert acc["leaf_grad"] == {"shape": "2×2", "text": G.format("4.5000")}
     assert walk["before"]["t:x"] == {"grad_state": "not_computed", "grad": "not computed yet"}
