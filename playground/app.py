@@ -255,6 +255,8 @@ class Playground(pn.viewable.Viewer):
         shown) jump to the one that ran it. A tap on the background shows everything again."""
         ids = self.graph.nodes.data.get("index") or []
         node = ids[new[0]] if new and new[0] < len(ids) else None
+        if node is None and self.graph.focused is None:
+            return  # (a selection cleared with the data: nothing to redraw)
         walk = (self.snapshot.get("walk") or {}) if self.step_player.visible else {}
         k = next((i + 1 for i, s in enumerate(walk.get("steps") or ()) if s["node"] == node), None)
         if k is None and node in (walk.get("ready") or {}):  # a tensor: the step that gave it its grad

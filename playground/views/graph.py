@@ -226,6 +226,10 @@ class GraphView:
         self.edges.data = edge_cols
         self.flows.data = flow_data(flows, pos)
 
+    @property
+    def focused(self):
+        return self._focus
+
     def focus(self, node_id):
         """Fade all but the paths through ``node_id`` (None: show everything again)."""
         self._focus = lineage(self._graph, node_id) if node_id is not None else None
