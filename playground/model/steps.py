@@ -165,7 +165,8 @@ def state_at(graph, walk, k):
     """The graph as it stood after the first ``k`` steps of ``walk`` (0: none run yet).
 
     Returns ``nodes`` (copies: a tensor's grad as it was then, ``freed`` as it was then, and
-    ``step``: "done", "current" (the k-th node) or "pending" on the nodes this backward ran),
+    ``step``: "done", "current" (the k-th node) or "pending" on the nodes this backward ran, and
+    ``received`` on a grad_fn node that has run: the grad it got),
     ``flows`` (the grads the current node passed on, one per edge to a child) and ``current``
     (that step, or None before the first)."""
     steps = walk["steps"]
@@ -178,6 +179,9 @@ def state_at(graph, walk, k):
         if i is not None:
             state = "pending" if i >= k else "current" if i == k - 1 else "done"
             n = {**n, "step": state, "freed": bool(n.get("freed")) and i < k}
+            got = steps[i]["received"][0] if steps[i]["received"] else None
+            if i < k and got is not None and n["kind"] == "function":  # (a leaf shows its .grad instead)
+                n["received"] = got["text"]  # the grad of the node's output, once the node has run
         elif n["id"] in before and ready.get(n["id"], -1) >= k:
             n = {**n, **before[n["id"]]}
         nodes.append(n)

@@ -197,6 +197,13 @@ def test_app_steps_through_the_last_backward(app):
     assert "Backward, step 5 of 5: AccumulateGrad" in app.step_pane.object
     assert "x.grad is now" in app.step_pane.object
 
+    # after the walk, each grad_fn node shows under it the grad it received (its output's grad)
+    received = {m["grad_short"] for m in _node(app, "MulBackward0")}
+    assert received == {"∇ [[0.2500, 0.2500], [0.2500,…", "∇ [[0.7500, 0.7500], [0.7500,…"}
+    assert _node(app, "MeanBackward0")[0]["grad_short"] == "∇ 1."
+    assert _node(app, "MeanBackward0")[0]["grad_title"] == "grad it received in backward"
+    assert _node(app, "AccumulateGrad")[0]["grad_short"] == ""  # x shows it, as its .grad
+
     app.step_player.value = 3  # the y * y node
     pane = app.step_pane.object
     assert "Backward, step 3 of 5: MulBackward0" in pane
@@ -205,6 +212,7 @@ def test_app_steps_through_the_last_backward(app):
     muls = _node(app, "MulBackward0")
     assert sorted(m["line_width"] for m in muls) == [1.2, 3.5]  # the current one outlined
     assert _node(app, "AddBackward0")[0]["fill"] == "#f8fafc"  # still to run: a ghost
+    assert _node(app, "AddBackward0")[0]["grad_short"] == ""  # nothing received yet
     assert _node(app, "x")[0]["grad_short"] == ""  # not computed yet at this step
     # two arrows into AddBackward0, labelled once under it with what it receives: their sum
     assert app.graph.flows.data["text"] == ["∇ [[2.2500, 2.2500], … + [[2.2500, 2…", ""]
