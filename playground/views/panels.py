@@ -132,6 +132,7 @@ def status_text(snapshot, language="en"):
 _STEP = {
     "en": {
         "title": "Backward, step {k} of {n}",
+        "hint": "tap a node to jump to its step",
         "start": "Nothing has run yet. Backward starts at the output's node with the grad {text}. "
                  "Press ▶ or ⏭ to run the nodes in autograd's order.",
         "received": "received",
@@ -145,6 +146,7 @@ _STEP = {
     },
     "zh": {
         "title": "反向传播：第 {k} / {n} 步",
+        "hint": "点击节点可跳到它的那一步",
         "start": "还没有节点运行。反向传播从输出的节点开始，初始梯度为 {text}。按 ▶ 或 ⏭ 按 autograd 的顺序运行各节点。",
         "received": "收到的梯度",
         "summed": "收到的梯度（它的 {m} 个使用者传来的梯度之和：链式法则把它们相加）",
@@ -177,14 +179,15 @@ def step_html(snapshot, k, language="en"):
     labels = {n["id"]: n["label"] for n in (snapshot.get("graph") or {}).get("nodes") or []}
     k = max(0, min(int(k), len(steps)))
     title = escape(words["title"].format(k=k, n=len(steps)))
+    hint = f' <span class="ap-muted ap-step-hint">· {escape(words["hint"])}</span>'
     if k == 0:
         first = steps[0]["received"][0] if steps[0]["received"] and steps[0]["received"][0] else None
         text = " ".join(first["text"].split()) if first else "?"
-        return (f'<div class="ap-step"><div class="ap-step-title">{title}</div>'
+        return (f'<div class="ap-step"><div class="ap-step-title">{title}{hint}</div>'
                 f'<div>{escape(words["start"].format(text=text))}</div></div>')
     step = steps[k - 1]
     name = labels.get(step["node"], step["node"])
-    parts = [f'<div class="ap-step"><div class="ap-step-title">{title}: {escape(name)}</div>',
+    parts = [f'<div class="ap-step"><div class="ap-step-title">{title}: {escape(name)}{hint}</div>',
              f'<div class="ap-step-rule">{escape(rule_text(name))}</div>']
     if step.get("saved"):  # what the rule computes with: grad_fn._saved_*
         rows = "".join(f'<tr><td class="ap-muted">{escape(name)}</td><td><pre class="ap-cellpre">{escape(text)}</pre></td></tr>'

@@ -39,6 +39,7 @@ body { background: #f8fafc; }
 .ap-status { font-size: 12.5px; color: var(--ap-muted); }
 .ap-step { font-size: 13px; color: #1e293b; }
 .ap-step-title { font-weight: 600; margin-bottom: 2px; }
+.ap-step-hint { font-weight: 400; font-size: 11.5px; }
 .ap-step-rule { color: #92400e; background: #fffbeb; border-radius: 4px; padding: 3px 6px; margin: 2px 0 4px;
                 font-size: 12.5px; }
 .ap-step-grad { margin: 2px 0; }
