@@ -2944,7 +2944,14 @@ def index_select(x, dim, index):
     if idx.dtype not in (np.int32, np.int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     idx = idx.reshape(-1)  # a 0-d index selects one slice, keeping the dim
-    if idx.size and (idx.min() < 0 or idx.max() >= x._data.shape[dim]):
+    n = x._data.shape[dim] if x._data.ndim else 1
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        # (PyTorch's CPU kernel checks dim 1 of a matrix or more in its own loop, with its own message)
+        if x._data.ndim > 1 and n == 0:
+            raise RuntimeError("index_select(): self indexing axis dim should be positive")
+        if dim == 1 and x._data.ndim > 1:
+            bad = int(idx[((idx < 0) | (idx >= n)).argmax()])
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
     out = record(INDEX_SELECT, (x,), np.take(x._data, idx, axis=dim), {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out

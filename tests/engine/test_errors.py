@@ -176,6 +176,11 @@ ERRORS = {
     "too_many_indices": lambda t: t.ones(2, 3)[0, 0, 0],
     "select_out_of_range": lambda t: t.ones(2, 3).select(1, 3),
     "index_select_out_of_range": lambda t: t.ones(2, 3).index_select(0, t.tensor([2])),
+    "index_select_dim1_out_of_range": lambda t: t.ones(2, 3).index_select(1, t.tensor([1, -2, 7])),
+    "index_select_dim1_of_4d": lambda t: t.ones(2, 3, 4, 5).index_select(1, t.tensor(9, dtype=t.int32)),
+    "index_select_last_dim_of_3d": lambda t: t.ones(2, 3, 4).index_select(-1, t.tensor([4])),
+    "index_select_empty_axis": lambda t: t.ones(2, 0, 4).index_select(1, t.tensor([0])),
+    "index_select_empty_1d": lambda t: t.ones(0).index_select(0, t.tensor([0])),
     "gather_out_of_range": lambda t: t.ones(2, 3).gather(1, t.tensor([[3], [0]])),
     "size_out_of_range": lambda t: t.ones(2, 3).size(2),
     # dtypes
