@@ -1560,12 +1560,21 @@ def equal(a, b):
     return a._data.shape == b._data.shape and bool((a._data == b._data).all())
 
 
+def _close_operands(name, a, b):
+    for pos, (arg, t) in enumerate((("input", a), ("other", b)), 1):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"{_scalar_type(a)} did not match {_scalar_type(b)}")
+    return a._data, b._data
+
+
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(np.allclose(_np_of(a), _np_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(np.allclose(*_close_operands("allclose", a, b), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _wrap(np.isclose(_np_of(a), _np_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _wrap(np.isclose(*_close_operands("isclose", a, b), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def all(x, dim=None, keepdim=False):
