@@ -171,6 +171,7 @@ _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "v
          "slogdet": ("linalg", "_torch_slogdet"), "inverse": ("linalg", "inv"),
          "cholesky_solve": ("linalg", "_torch_cholesky_solve"), "cholesky_inverse": ("linalg", "_torch_cholesky_inverse"),
          "triangular_solve": ("linalg", "_torch_triangular_solve"),
+         "matrix_exp": ("linalg", "matrix_exp"),
          "i0": ("special", "i0"), "igamma": ("special", "gammainc"), "igammac": ("special", "gammaincc"),
          "mvlgamma": ("special", "multigammaln"),
          "batch_norm": ("_norm", "_torch_batch_norm"), "instance_norm": ("_norm", "_torch_instance_norm"),

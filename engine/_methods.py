@@ -438,6 +438,7 @@ Tensor.cholesky_solve = _linalg_method("_torch_cholesky_solve")
 Tensor.cholesky_inverse = _linalg_method("_torch_cholesky_inverse")
 Tensor.triangular_solve = _linalg_method("_torch_triangular_solve")
 Tensor.matrix_power = _linalg_method("matrix_power")
+Tensor.matrix_exp = _linalg_method("matrix_exp")
 Tensor.cholesky = _linalg_method("_torch_cholesky")
 Tensor.cross = _linalg_method("_torch_cross")
 

@@ -20,13 +20,13 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._ops import (_broadcast_checked, _broadcast_error, _given, _mul_scalar, _prod_of_others, _quietly,
                    _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, expand,
-                   matmul, neg, norm_dims, permute, register_saved, return_type, sum, to_dtype, transpose, tril, triu,
+                   matmul, narrow, neg, norm_dims, permute, register_saved, return_type, sum, to_dtype, transpose, tril, triu,
                    unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
 from ._tensor import Tensor, _wrap, record
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex",
-           "matmul", "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
+           "matmul", "matrix_exp", "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
            "solve_triangular", "svd", "svdvals", "vector_norm"]
 
 
@@ -986,6 +986,162 @@ def matrix_power(A, n):
     return result
 
 
+# ----- matrix_exp -----
+# PyTorch's algorithm (Bader, Blanes and Casas, "Computing the matrix exponential with an optimized
+# Taylor polynomial approximation", 2019): a Taylor polynomial of degree 1, 2, 4, 8, 12 or 18 chosen
+# by the 1-norm, with scaling and squaring above the last. Each step is PyTorch's, in its order, so
+# that the roundings are the same (the matrix products differ by BLAS only).
+
+_MEXP_THETAS = {
+    np.dtype(np.float32): (1.192092800768788e-07, 5.978858893805233e-04, 5.116619363445086e-02,
+                           5.800524627688768e-01, 1.461661507209034e+00, 3.010066362817634e+00),
+    np.dtype(np.float64): (2.220446049250313e-16, 2.580956802971767e-08, 3.397168839976962e-04,
+                           4.991228871115323e-02, 2.996158913811580e-01, 1.090863719290036e+00),
+}
+
+_T12_B = ((9.0198e-16, 0.46932117595418237389, -0.20099424927047284052, -0.04623946134063071740),
+          (5.31597895759871264183, 1.19926790417132231573, 0.01179296240992997031, 0.01108844528519167989),
+          (0.18188869982170434744, 0.05502798439925399070, 0.09351590770535414968, 0.00610700528898058230),
+          (-2.0861320e-13, -0.13181061013830184015, -0.02027855540589259079, -0.00675951846863086359))
+
+_T18_B = ((0., -1.00365581030144618291e-01, -8.02924648241156932449e-03, -8.92138498045729985177e-04, 0.),
+          (0., 3.97849749499645077844e-01, 1.36783778460411720168e+00, 4.98289622525382669416e-01,
+           -6.37898194594723280150e-04),
+          (-1.09676396052962061844e+01, 1.68015813878906206114e+00, 5.71779846478865511061e-02,
+           -6.98210122488052056106e-03, 3.34975017086070470649e-05),
+          (-9.04316832390810593223e-02, -6.76404519071381882256e-02, 6.75961301770459654925e-02,
+           2.95552570429315521194e-02, -1.39180257516060693404e-05),
+          (0., 0., -9.23364619367118555360e-02, -1.69364939002081722752e-02, -1.40086798182036094347e-05))
+
+
+def _lincomb(mats, coeffs):
+    """_compute_linear_combination: 0 + m0 c0 + m1 c1 + ..., in that order, in the matrices' dtype."""
+    out = np.zeros_like(mats[0])
+    for m, c in zip(mats, coeffs):
+        out += m * m.dtype.type(c)
+    return out
+
+
+def _mexp_powers(a, k):
+    """The first k of I, A, A^2, A^3, A^6."""
+    out = [_eye_like(a), a]
+    if k > 2:
+        out.append(a @ a)
+    if k > 3:
+        out.append(a @ out[2])
+    if k > 4:
+        out.append(out[3] @ out[3])
+    return out[:k]
+
+
+def _mexp_t1(a):
+    i, a = _mexp_powers(a, 2)
+    return i + a
+
+
+def _mexp_t2(a):
+    i, a, a2 = _mexp_powers(a, 3)
+    return i + a + a2 / a.dtype.type(2)
+
+
+def _mexp_t4(a):
+    ps = _mexp_powers(a, 3)
+    ps.append(ps[2] @ _lincomb(ps, (1 / 2.0, 1 / 6.0, 1 / 24.0)))
+    return _lincomb(ps, (1.0, 1.0, 0.0, 1.0))
+
+
+def _mexp_t8(a):
+    t = a.dtype.type
+    # (constexpr scalar_t in PyTorch: sqrt_177 and x3 are rounded to the dtype before the rest)
+    sqrt_177, x3 = float(t(0.1330413469565007072504e+2)), float(t(2. / 3.))
+    x1, x2 = x3 * ((1. + sqrt_177) / 88.), x3 * ((1. + sqrt_177) / 352.)
+    x4 = (-271. + 29. * sqrt_177) / (315. * x3)
+    x5 = (-11. + 11. * sqrt_177) / (1260. * x3)
+    x6 = (-99. + 11. * sqrt_177) / (5040. * x3)
+    x7 = (89. - sqrt_177) / (5040. * x3)
+    y2 = (857. - 58. * sqrt_177) / 630.
+    ps = _mexp_powers(a, 3)
+    ps.append(ps[2] @ _lincomb(ps[1:3], (x1, x2)))
+    ps.append(_lincomb(ps[2:4], (x3, 1.0)) @ _lincomb(ps[:4], (x4, x5, x6, x7)))
+    return _lincomb(ps, (1.0, 1.0, y2, 0.0, 1.0))
+
+
+def _mexp_t12(a):
+    b = [_lincomb(_mexp_powers(a, 4), row) for row in _T12_B]
+    b[2] += b[3] @ b[3]
+    b[1] += b[2]
+    return b[0] + b[1] @ b[2]
+
+
+def _mexp_t18(a):
+    ps = _mexp_powers(a, 5)
+    b = [_lincomb(ps, row) for row in _T18_B]
+    b[3] += b[0] @ b[4]
+    b[2] += b[3]
+    return b[1] + b[2] @ b[3]
+
+
+def _mexp_scale_square(a, norm, theta):
+    t = a.dtype.type
+    s = np.maximum(np.ceil(np.log2(norm / t(theta))), t(0))
+    out = _mexp_t18(a * np.power(t(2), -s)[:, None, None])
+    squarings = np.where(np.isfinite(s), s, 0).astype(np.int64)
+    for k in range(int(squarings.max(initial=0))):
+        more = squarings > k
+        out[more] = out[more] @ out[more]
+    return out
+
+
+def _mexp(d):
+    """exp of a stack of square matrices (n >= 2), as PyTorch's ``mexp``."""
+    thetas = _MEXP_THETAS[d.dtype]
+    a = d.reshape((-1,) + d.shape[-2:])
+    with np.errstate(all="ignore"):
+        norm = np.abs(a).sum(-2).max(-1)
+        if a.shape[0] > 1:  # a batch: degree 18 for all, as PyTorch takes it
+            return _mexp_scale_square(a, norm, thetas[5]).reshape(d.shape)
+        t = d.dtype.type
+        out = np.full_like(a, np.nan)
+        for degree, (low, high) in zip((_mexp_t1, _mexp_t2, _mexp_t4, _mexp_t8, _mexp_t12),
+                                       zip((-1.0,) + thetas[:4], thetas[:5])):
+            if (t(low) < norm[0]) & (norm[0] <= t(high)):
+                out = degree(a)
+        if norm[0] >= t(thetas[4]):
+            out = _mexp_scale_square(a, norm, thetas[5])
+    return out.reshape(d.shape)
+
+
+def _matrix_exp_grad(g, ans, A):
+    # PyTorch's linalg_matrix_exp_differential: the upper-right block of exp([[A^T, g], [0, A^T]]),
+    # built in a zero matrix by three copies into its blocks, as PyTorch builds it.
+    At = _mT(A)
+    n = A.shape[-1]
+    shape = A.shape[:-2] + (2 * n, 2 * n)
+    meta = _wrap(np.zeros(shape, g._data.dtype))
+    narrow(narrow(meta, -2, 0, n), -1, 0, n).copy_(At)
+    narrow(narrow(meta, -2, n, n), -1, n, n).copy_(At)
+    narrow(narrow(meta, -2, 0, n), -1, n, n).copy_(g)
+    return narrow(narrow(matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
+MATRIX_EXP = defop("LinalgMatrixExpBackward0", _matrix_exp_grad, saves=(0,))
+
+
+def matrix_exp(A):
+    """The matrix exponential of each square matrix, by PyTorch's algorithm; one ``LinalgMatrixExpBackward0``."""
+    _square_float(A, "linalg.matrix_exp")
+    _no_low_precision(A, "linalg.matrix_exp")
+    d = A._data
+    n = d.shape[-1]
+    if n == 0:
+        out = d.copy()
+    elif n == 1:
+        out = _quietly(np.exp, d)
+    else:
+        out = _mexp(d)
+    return record(MATRIX_EXP, (A,), out)
+
+
 # ----- cross -----
 
 def _cross_checks(a, b, dim, fname):
@@ -1193,5 +1349,6 @@ _SAVED = {
                            "S_sym_argsize_minus_1": lambda node: node._attrs["outs"].items[1][0].shape[-1]},
     "LinalgPinvBackward0": {"self": _saved_slot(0), "result": _saved_slot("result")},
     "LinalgCrossBackward0": {"dim": _saved_dim(), "self": _saved_slot(0), "other": _saved_slot(1)},
+    "LinalgMatrixExpBackward0": {"self": _saved_slot(0)},
 }
 register_saved(_SAVED)

@@ -1,0 +1,194 @@
+"""``torch.linalg.matrix_exp`` against real PyTorch 2.13: values in float32 and float64 (each Taylor
+degree and the scaling and squaring), grads and double backward with PyTorch's graph, errors.
+
+The forward is PyTorch's algorithm step for step, so where the matrix products are exact (diagonal
+matrices) the values are PyTorch's bit for bit; elsewhere the BLAS differ (MKL against OpenBLAS), and
+values are compared to a few ulps of the matrix's largest entry, more after many squarings."""
+import numpy as np
+import pytest
+
+from tests.engine.opinfo import same
+
+pytestmark = pytest.mark.torch
+
+_NAN, _INF = float("nan"), float("inf")
+
+# 1-norms inside each of PyTorch's degree intervals (float32, float64): degrees 1, 2, 4, 8, 12, 18,
+# then 18 with 1, 3 and 5 or 6 squarings
+NORMS = {"float32": (5e-8, 3e-4, 0.03, 0.4, 1.2, 2.5, 5.0, 20.0, 60.0),
+         "float64": (1e-16, 1e-8, 2e-4, 0.03, 0.2, 0.8, 2.0, 8.0, 60.0)}
+
+
+def matrix(n, norm, seed=0, batch=()):
+    """A random n x n matrix (or batch of them) of 1-norm ``norm``."""
+    a = np.random.default_rng(seed).standard_normal(batch + (n, n))
+    return a * (norm / np.abs(a).sum(-2).max(-1))[..., None, None]
+
+
+def diagonal(n, norm, seed=0, batch=()):
+    a = np.zeros(batch + (n, n))
+    i = np.arange(n)
+    a[..., i, i] = np.random.default_rng(seed).standard_normal(batch + (n,))
+    return a * (norm / np.abs(a).sum(-2).max(-1))[..., None, None]
+
+
+def mexp(T, a, dtype, grad=False):
+    return T.linalg.matrix_exp(T.tensor(a, dtype=getattr(T, dtype), requires_grad=grad))
+
+
+def assert_ulps(ours, ref, ulps, a=None):
+    """Each entry within ``ulps`` spacings of the largest entry of its matrix (the accuracy a matrix
+    product has: a small entry is a difference of large ones) or, given the input ``a``, of
+    ``exp(|a|)``, which bounds every term the algorithm sums (the result can be far smaller)."""
+    ours, ref = ours.detach().numpy(), ref.detach().numpy()
+    assert ours.dtype == ref.dtype and ours.shape == ref.shape
+    top = np.abs(ref) if a is None else _expm_abs(a)
+    scale = np.spacing(top.max(axis=(-2, -1), keepdims=True).astype(ref.dtype))
+    err = np.abs(ours.astype(np.float64) - ref.astype(np.float64)) / scale
+    assert err.max() <= ulps, f"{err.max()} ulps"
+
+
+def _expm_abs(a):
+    """exp(|a|) by its Taylor series in float64 (entrywise nonnegative terms: no cancellation)."""
+    x = np.abs(a) / 2 ** 8
+    term = out = np.broadcast_to(np.eye(a.shape[-1]), a.shape)
+    for k in range(1, 30):
+        term = term @ x / k
+        out = out + term
+    for _ in range(8):
+        out = out @ out
+    return out
+
+
+# ===== Values =====
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("k", range(9))
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_values_each_degree(n, k, dtype, torch_ref, et):
+    norm = NORMS[dtype][k]
+    a = matrix(n, norm, seed=n + 10 * k)
+    ulps = 4 if k < 6 else 4 * 2 ** (k - 5)  # each squaring can double a difference
+    assert_ulps(mexp(et, a, dtype), mexp(torch_ref, a, dtype), ulps, a)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_values_exact_where_products_are(dtype, torch_ref, et):
+    """Diagonal matrices: every product is exact, so the polynomial, its coefficients, the sums' order,
+    the scaling and the squarings are PyTorch's to the last bit (overflow to inf and nan included)."""
+    for k, norm in enumerate(NORMS[dtype] + (1e3,)):
+        for batch in ((), (3,)):
+            a = diagonal(4, norm, seed=k, batch=batch)
+            ours, ref = mexp(et, a, dtype).numpy(), mexp(torch_ref, a, dtype).numpy()
+            np.testing.assert_array_equal(ours, ref, err_msg=f"norm {norm} batch {batch}")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_values_batched(dtype, torch_ref, et):
+    """A batch takes degree 18 for every matrix (PyTorch's choice), each with its own scaling."""
+    a = np.stack([matrix(3, norm, seed=i) for i, norm in enumerate(NORMS[dtype][:8])]).reshape(2, 4, 3, 3)
+    assert_ulps(mexp(et, a, dtype), mexp(torch_ref, a, dtype), 8, a)
+    one = a[0, 2]  # alone it takes a lower degree: a few ulps from its value in the batch
+    assert_ulps(mexp(et, one, dtype), mexp(et, a, dtype)[0, 2], 4, one)
+    assert not np.array_equal(mexp(et, a, dtype)[0, 2].numpy(), mexp(et, one, dtype).numpy())
+
+
+def test_values_special(torch_ref, et):
+    same(torch_ref, et, lambda T: (
+        T.linalg.matrix_exp(T.zeros(0, 0)), T.linalg.matrix_exp(T.zeros(2, 0, 0, dtype=T.float64)),
+        T.linalg.matrix_exp(T.tensor([[[1.5]], [[-2.0]]])), T.linalg.matrix_exp(T.zeros(3, 3)),
+        T.linalg.matrix_exp(T.tensor([[_NAN, 0.0], [0.0, 1.0]])),
+        T.linalg.matrix_exp(T.tensor([[[_NAN, 0.0], [0.0, 1.0]], [[1.0, 2.0], [3.0, 4.0]]])),
+        T.linalg.matrix_exp(T.tensor([[_INF, 0.0], [0.0, 1.0]])),
+        T.linalg.matrix_exp(T.tensor([[0.0, 1.0], [-1.0, 0.0]], dtype=T.float64) * (T.pi / 2))))
+
+
+def test_aliases_and_layout(torch_ref, et):
+    a = matrix(3, 1.0)
+    for T in (torch_ref, et):
+        x = T.tensor(a, requires_grad=True)
+        outs = (T.matrix_exp(x), x.matrix_exp(), T.linalg.matrix_exp(x.mT), T.linalg.matrix_exp(x.expand(2, 3, 3)))
+        assert [o.grad_fn.name() for o in outs] == ["LinalgMatrixExpBackward0"] * 4
+        assert all(o.is_contiguous() for o in outs)
+    same(torch_ref, et, lambda T: (T.matrix_exp(T.tensor(a)), T.tensor(a).matrix_exp(),
+                                   T.linalg.matrix_exp(T.tensor(a).mT)))
+
+
+def test_errors(torch_ref, et):
+    for bad in (lambda T: T.ones(2, 3), lambda T: T.ones(3), lambda T: T.ones(2, 4, 3),
+                lambda T: T.tensor([[1, 2], [3, 4]]), lambda T: T.tensor(1.0)):
+        same(torch_ref, et, lambda T: T.linalg.matrix_exp(bad(T)))
+        same(torch_ref, et, lambda T: T.matrix_exp(bad(T)))
+    with pytest.raises(RuntimeError, match=r"linalg.matrix_exp: A must be batches of square matrices, but they are "
+                                           r"2 by 3 matrices"):
+        et.linalg.matrix_exp(et.ones(2, 3))
+    with pytest.raises(RuntimeError, match="linalg.matrix_exp: The input tensor A must have at least 2 dimensions."):
+        et.matrix_exp(et.ones(3))
+    with pytest.raises(RuntimeError, match="linalg.matrix_exp: Expected a floating point or complex tensor as input. "
+                                           "Got Long"):
+        et.tensor([[1, 2], [3, 4]]).matrix_exp()
+
+
+# ===== Grads =====
+
+def walk(fn, depth=8):
+    """Node names, output numbers and the saved slice bounds, ``depth`` levels down."""
+    if fn is None:
+        return None
+    info = tuple(getattr(fn, f"_saved_{k}", None) for k in ("dim", "start", "end"))
+    kids = [(walk(f, depth - 1), nr) for f, nr in fn.next_functions] if depth else []
+    return (fn.name(), info, kids)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,norm", [((3, 3), 0.02), ((3, 3), 0.7), ((4, 4), 6.0), ((2, 3, 3), 1.0),
+                                        ((1, 1), 0.5)])
+def test_grads(shape, norm, dtype, torch_ref, et):
+    a = matrix(shape[-1], norm, batch=shape[:-2])
+    w = np.random.default_rng(5).standard_normal(shape)
+
+    def run(T):
+        x = T.tensor(a, dtype=getattr(T, dtype), requires_grad=True)
+        y = T.linalg.matrix_exp(x)
+        (y * T.tensor(w, dtype=getattr(T, dtype))).sum().backward()
+        return y, x.grad
+    (y, g), (y_ref, g_ref) = run(et), run(torch_ref)
+    assert_ulps(y, y_ref, 4, a)
+    assert_ulps(g, g_ref, 8, np.abs(a) + np.abs(w))
+
+
+def test_node_and_saved(torch_ref, et):
+    def run(T):
+        x = T.tensor(matrix(3, 1.0), requires_grad=True)
+        y = T.linalg.matrix_exp(x * 2)
+        node = y.grad_fn
+        return (node.name(), [(f.name(), nr) for f, nr in node.next_functions], node._saved_self.grad_fn.name(),
+                node._saved_self.equal(x * 2), T.matrix_exp(x.detach()).grad_fn)
+    assert run(et) == run(torch_ref)
+
+
+def test_double_backward(torch_ref, et):
+    """The grad under create_graph is PyTorch's composite: exp of the block matrix (built by three
+    CopySlices into zeros), sliced twice; the second derivatives follow."""
+    a = matrix(3, 1.3)
+    g0 = np.random.default_rng(1).standard_normal((3, 3))
+
+    def run(T):
+        x = T.tensor(a, requires_grad=True)
+        gy = T.tensor(g0, requires_grad=True)
+        g, = T.autograd.grad(T.linalg.matrix_exp(x), x, gy, create_graph=True)
+        h = T.autograd.grad((g * g).sum(), (x, gy))
+        return walk(g.grad_fn), g, h
+    (graph, g, h), (graph_ref, g_ref, h_ref) = run(et), run(torch_ref)
+    assert graph == graph_ref
+    assert_ulps(g, g_ref, 8, np.abs(a) + np.abs(g0))
+    for u, v in zip(h, h_ref):
+        assert_ulps(u, v, 8, np.abs(a) + np.abs(g0))
+
+
+@pytest.mark.parametrize("shape,norm", [((3, 3), 0.02), ((3, 3), 0.8), ((3, 3), 4.0), ((2, 2, 2), 1.5),
+                                        ((1, 1), 0.7)])
+def test_gradcheck_and_gradgradcheck(shape, norm, et):
+    x = et.tensor(matrix(shape[-1], norm, seed=3, batch=shape[:-2]), requires_grad=True)
+    assert et.autograd.gradcheck(et.linalg.matrix_exp, (x,))
+    assert et.autograd.gradgradcheck(et.linalg.matrix_exp, (x,))
