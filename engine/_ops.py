@@ -2923,7 +2923,8 @@ def select(x, dim, index):
         raise IndexError(
             f"select(): index {int(index)} out of range for tensor of size {list(x._data.shape)} at dimension {dim}")
     idx = (slice(None),) * dim + (int(index),)
-    out = _view_of(record(SELECT, (x,), x._data[idx], {"index": idx}), x)
+    # (the Ellipsis makes an element of a 1-d tensor a 0-d view, not a copy, so writes reach x)
+    out = _view_of(record(SELECT, (x,), x._data[idx + (...,)], {"index": idx}), x)
     return _given(out, dim=given) if given != dim else out
 
 
