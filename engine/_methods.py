@@ -439,6 +439,8 @@ Tensor.cholesky_inverse = _linalg_method("_torch_cholesky_inverse")
 Tensor.triangular_solve = _linalg_method("_torch_triangular_solve")
 Tensor.matrix_power = _linalg_method("matrix_power")
 Tensor.matrix_exp = _linalg_method("matrix_exp")
+Tensor.orgqr = _linalg_method("householder_product")
+Tensor.geqrf = _linalg_method("_torch_geqrf")
 Tensor.cholesky = _linalg_method("_torch_cholesky")
 Tensor.cross = _linalg_method("_torch_cross")
 

@@ -19,15 +19,15 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._ops import (_broadcast_checked, _broadcast_error, _given, _mul_scalar, _prod_of_others, _quietly,
-                   _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, amax, amin, cat, clone, defop, expand,
-                   matmul, narrow, neg, norm_dims, permute, register_saved, return_type, sum, to_dtype, transpose, tril, triu,
-                   unsqueeze, where)
+                   _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, _sub_scalar, amax, amin, cat,
+                   clone, defop, expand, matmul, narrow, neg, norm_dims, permute, register_saved, return_type, sum,
+                   to_dtype, transpose, tril, triu, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
 from ._tensor import Tensor, _wrap, record
 
-__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex",
-           "matmul", "matrix_exp", "matrix_norm", "matrix_power", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
-           "solve_triangular", "svd", "svdvals", "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eigh", "eigvalsh",
+           "householder_product", "inv", "inv_ex", "matmul", "matrix_exp", "matrix_norm", "matrix_power", "norm",
+           "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "vector_norm"]
 
 
 class LinAlgError(RuntimeError):
@@ -1142,6 +1142,137 @@ def matrix_exp(A):
     return record(MATRIX_EXP, (A,), out)
 
 
+# ----- householder_product (orgqr), geqrf -----
+
+def _orgqr(a, tau):
+    """LAPACK's orgqr (the unblocked org2r): the first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T,
+    v_i below the diagonal of column i of ``a`` with a 1 on it."""
+    m, n = a.shape[-2:]
+    k = tau.shape[-1]
+    q = np.array(a, copy=True)
+    q[..., :, k:] = 0
+    for j in range(k, n):
+        q[..., j, j] = 1
+    for i in reversed(range(k)):
+        t = tau[..., i, None]
+        if i < n - 1:
+            q[..., i, i] = 1
+            v, c = q[..., i:, i], q[..., i:, i + 1:]
+            w = np.einsum("...r,...rc->...c", v, c)
+            c += v[..., :, None] * (-t * w)[..., None, :]
+        if i < m - 1:
+            q[..., i + 1:, i] *= -t
+        q[..., i, i] = 1 - tau[..., i]
+        q[..., :i, i] = 0
+    return q
+
+
+def _reflect(m, i, v, t, K, left, in_place):
+    """PyTorch's apply_simple_transformation: (I - t v v^T) K, or K (I - t v v^T) if not ``left``; in
+    place on the rows (columns) from i on, where v is nonzero, for a first-order backward."""
+    t = unsqueeze(t, -1)
+    if in_place:
+        vi = narrow(v, -2, i, m - i)
+        if left:
+            u = matmul(_mT(vi), narrow(K, -2, i, m - i))
+            narrow(K, -2, i, m - i).sub_((t * vi) * u)
+        else:
+            u = matmul(narrow(K, -1, i, m - i), t * vi)
+            narrow(K, -1, i, m - i).sub_(u * _mT(vi))
+        return K
+    if left:
+        return K - (t * v) * matmul(_mT(v), K)
+    return K - matmul(K, t * v) * _mT(v)
+
+
+def _householder_grads(grad, result, input_, tau):
+    """PyTorch's householder_product_backward: (grad of input, grad of tau), or (None, None)."""
+    if grad is None or input_._data.size == 0 or tau._data.size == 0:
+        return None, None
+    m, k = input_.shape[-2], tau.shape[-1]
+    V = tril(input_, -1)
+    _diagonal(V, 0, -2, -1).fill_(1.0)
+    first = narrow(V, -1, 0, k)
+    sigma = tau / _sub_scalar(tau * sum(first * first, -2), 1.0)
+    K = matmul(result, _mT(grad))
+    in_place = not _grad_mode._enabled
+    K = _reflect(m, 0, narrow(V, -1, 0, 1), narrow(sigma, -1, 0, 1), K, True, in_place)
+    input_grad = _wrap(np.zeros(input_.shape, input_._data.dtype))
+    tau_grad = _wrap(np.zeros(tau.shape, tau._data.dtype))
+    for i in range(k):
+        v_i, t_i = narrow(V, -1, i, 1), narrow(tau, -1, i, 1)
+        v = narrow(v_i, -2, i, m - i)
+        vHK = matmul(_mT(v), narrow(K, -2, i, m - i))
+        Kv = matmul(narrow(K, -1, i, m - i), v)
+        t = unsqueeze(t_i, -1)
+        v_grad = unsqueeze((neg(t) * vHK).squeeze(-2) - (t * Kv).squeeze(-1), -1)
+        t_grad = neg(matmul(narrow(vHK, -1, i, m - i), v)).squeeze(-1)
+        input_grad.select(-1, i).copy_(v_grad.squeeze(-1))
+        tau_grad.select(-1, i).copy_(t_grad.squeeze(-1))
+        if i != k - 1:
+            K = _reflect(m, i + 1, narrow(V, -1, i + 1, 1), narrow(sigma, -1, i + 1, 1), K, True, in_place)
+            K = _reflect(m, i, v_i, t_i, K, False, in_place)
+    input_grad.tril_(-1)
+    return input_grad, tau_grad
+
+
+HOUSEHOLDER_PRODUCT = defop("LinalgHouseholderProductBackward0",
+                            lambda g, ans, A, tau: _householder_grads(g, ans, A, tau)[0],
+                            lambda g, ans, A, tau: _householder_grads(g, ans, A, tau)[1],
+                            saves=(0, 1, "result"))
+
+
+def householder_product(A, tau):
+    """The first n columns of the product of the Householder reflectors I - tau_i v_i v_i^T stored
+    below the diagonal of A (m x n, m >= n), as LAPACK's orgqr; ``LinalgHouseholderProductBackward0``."""
+    fname = "torch.linalg.householder_product"
+    a, t = A._data, tau._data
+    if a.ndim < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    if a.shape[-2] < a.shape[-1]:
+        raise RuntimeError(f"{fname}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if t.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if a.shape[-1] < t.shape[-1]:
+        raise RuntimeError(f"{fname}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if a.ndim - t.ndim != 1:
+        raise RuntimeError(f"{fname}: Expected tau to have one dimension less than input, but got tau.ndim equal to "
+                           f"{t.ndim} and input.ndim is equal to {a.ndim}")
+    if a.ndim > 2 and t.shape[:-1] != a.shape[:-2]:
+        raise RuntimeError(f"{fname}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+                           f"[{', '.join(map(str, t.shape[:-1]))}]")
+    if t.dtype != a.dtype:
+        raise RuntimeError(f"{fname}: tau dtype {_scalar_type(tau)} does not match input dtype {_scalar_type(A)}")
+    _not_for(A, "orgqr_cpu")
+    with np.errstate(all="ignore"):
+        q = _orgqr(a, t)
+    return record(HOUSEHOLDER_PRODUCT, (A, tau), _column_major(q))
+
+
+def _geqrf_grad(gs, ans, A):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+GEQRF = defop("GeqrfBackward0", _geqrf_grad, outputs=(0, 1))
+_Geqrf = return_type("geqrf", ("a", "tau"))
+
+
+def _torch_geqrf(A):
+    """``torch.geqrf``: LAPACK's QR in its raw form, ``(a, tau)``: R on and above the diagonal of a,
+    the Householder vectors below it. Not differentiable in PyTorch: backward through it raises."""
+    if A._data.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    _not_for(A, "geqrf_cpu")
+    d = A._data
+    if 0 in d.shape[-2:]:
+        a, tau = d.copy(), np.zeros(d.shape[:-2] + (builtins.min(d.shape[-2:]),), d.dtype)
+    else:
+        h, tau = _quietly(np.linalg.qr, d, mode="raw")
+        a = np.swapaxes(h, -1, -2)
+    return _Geqrf(*record(GEQRF, (A,), (_column_major(a.astype(d.dtype, copy=False)), tau.astype(d.dtype)),
+                          n_outputs=2))
+
+
 # ----- cross -----
 
 def _cross_checks(a, b, dim, fname):
@@ -1350,5 +1481,8 @@ _SAVED = {
     "LinalgPinvBackward0": {"self": _saved_slot(0), "result": _saved_slot("result")},
     "LinalgCrossBackward0": {"dim": _saved_dim(), "self": _saved_slot(0), "other": _saved_slot(1)},
     "LinalgMatrixExpBackward0": {"self": _saved_slot(0)},
+    "LinalgHouseholderProductBackward0": {"input": _saved_slot(0), "tau": _saved_slot(1),
+                                          "result": _saved_slot("result")},
+    "GeqrfBackward0": {},
 }
 register_saved(_SAVED)

@@ -192,3 +192,141 @@ def test_gradcheck_and_gradgradcheck(shape, norm, et):
     x = et.tensor(matrix(shape[-1], norm, seed=3, batch=shape[:-2]), requires_grad=True)
     assert et.autograd.gradcheck(et.linalg.matrix_exp, (x,))
     assert et.autograd.gradgradcheck(et.linalg.matrix_exp, (x,))
+
+
+# ===== householder_product (orgqr) and geqrf =====
+
+def reflectors(shape, k=None, seed=0):
+    """(a, tau) of PyTorch's geqrf of a random matrix, tau cut to its first k entries."""
+    import torch
+
+    a, tau = torch.geqrf(torch.tensor(np.random.default_rng(seed).standard_normal(shape)))
+    return a.numpy(), tau.numpy()[..., :k]
+
+
+HH_SHAPES = [((5, 3), None), ((5, 3), 2), ((4, 4), None), ((4, 4), 1), ((2, 6, 3), None), ((2, 1, 3, 3), 2)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,k", HH_SHAPES)
+def test_householder_product_values(shape, k, dtype, torch_ref, et):
+    a, tau = reflectors(shape, k)
+
+    def run(T):
+        dt = getattr(T, dtype)
+        return T.linalg.householder_product(T.tensor(a, dtype=dt), T.tensor(tau, dtype=dt))
+    ours, ref = run(et), run(torch_ref)
+    assert ours.stride() == ref.stride()  # column-major, as LAPACK leaves it
+    assert_ulps(ours, ref, 4)
+
+
+def test_householder_product_special(torch_ref, et):
+    same(torch_ref, et, lambda T: (
+        T.linalg.householder_product(T.ones(4, 3), T.zeros(0)), T.linalg.householder_product(T.ones(4, 0), T.zeros(0)),
+        T.linalg.householder_product(T.ones(2, 4, 3), T.zeros(2, 0)),
+        T.linalg.householder_product(T.tensor([[1.0, 0.0], [0.5, 1.0], [0.0, 2.0]]), T.tensor([0.0, 2.0])),
+        T.orgqr(T.tensor([[1.0, 0.0], [0.5, 1.0], [0.0, 2.0]]), T.tensor([1.6, 0.4])),
+        T.tensor([[1.0, 0.0], [0.5, 1.0], [0.0, 2.0]]).orgqr(T.tensor([1.6, 0.4]))))
+
+
+def test_householder_product_errors(torch_ref, et):
+    for bad in ((lambda T: T.ones(3), lambda T: T.ones(1)), (lambda T: T.ones(3, 4), lambda T: T.ones(2)),
+                (lambda T: T.ones(4, 3), lambda T: T.ones(4)), (lambda T: T.ones(4, 3), lambda T: T.ones(2, 2)),
+                (lambda T: T.ones(4, 3), lambda T: T.tensor(1.0)), (lambda T: T.ones(2, 4, 3), lambda T: T.ones(3, 2)),
+                (lambda T: T.ones(2, 2, 4, 3), lambda T: T.ones(2, 3, 2)),
+                (lambda T: T.ones(4, 3), lambda T: T.ones(2, dtype=T.float64)),
+                (lambda T: T.ones(4, 3, dtype=T.long), lambda T: T.ones(2, dtype=T.long)),
+                (lambda T: T.ones(4, 3, dtype=T.half), lambda T: T.ones(2, dtype=T.half))):
+        same(torch_ref, et, lambda T: T.linalg.householder_product(bad[0](T), bad[1](T)))
+        same(torch_ref, et, lambda T: T.orgqr(bad[0](T), bad[1](T)))
+    with pytest.raises(RuntimeError, match=r"torch.linalg.householder_product: Expected batch dimensions of tau to be "
+                                           r"equal to input.shape\[:-2\], but got \[2, 3\]"):
+        et.linalg.householder_product(et.ones(2, 2, 4, 3), et.ones(2, 3, 2))
+    with pytest.raises(RuntimeError, match="torch.linalg.householder_product: input.shape\\[-2\\] must be greater than "
+                                           "or equal to input.shape\\[-1\\]"):
+        et.orgqr(et.ones(3, 4), et.ones(2))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,k", HH_SHAPES)
+def test_householder_product_grads(shape, k, dtype, torch_ref, et):
+    """First order (PyTorch updates K in place) and second order (out of place), both inputs."""
+    a, tau = reflectors(shape, k, seed=1)
+    n = shape[-1]
+    w = np.random.default_rng(2).standard_normal(shape)
+
+    def run(T):
+        dt = getattr(T, dtype)
+        A, t = T.tensor(a, dtype=dt, requires_grad=True), T.tensor(tau, dtype=dt, requires_grad=True)
+        loss = (T.linalg.householder_product(A, t) * T.tensor(w, dtype=dt)).sum()
+        first = T.autograd.grad(loss, (A, t), retain_graph=True)
+        second = T.autograd.grad(loss, (A, t), create_graph=True)
+        third = T.autograd.grad((second[0] ** 2).sum() + (second[1] ** 2).sum(), (A, t))
+        return first + second + third
+    for ours, ref in zip(run(et), run(torch_ref)):
+        scale = np.spacing(np.abs(ref.detach().numpy()).max())
+        assert np.abs(ours.detach().numpy() - ref.detach().numpy()).max() <= 16 * n * scale
+    zero_cols = run(et)[0].numpy()[..., :, tau.shape[-1]:]
+    assert not zero_cols.any()  # only the first k columns are read
+
+
+def test_householder_product_graph(torch_ref, et):
+    """Node, saved tensors, and the graph PyTorch's out-of-place double-backward formula builds."""
+    a, tau = reflectors((4, 3))
+
+    def run(T):
+        A, t = T.tensor(a, requires_grad=True), T.tensor(tau, requires_grad=True)
+        Q = T.linalg.householder_product(A, t)
+        node = Q.grad_fn
+        saved = (node._saved_input.equal(A), node._saved_tau.equal(t), node._saved_result.equal(Q))
+        gA, gt = T.autograd.grad(Q, (A, t), T.ones_like(Q), create_graph=True)
+        return (node.name(), [(f.name(), nr) for f, nr in node.next_functions], saved, walk(gA.grad_fn, 30),
+                walk(gt.grad_fn, 30), T.orgqr(A, t).grad_fn.name())
+    assert run(et) == run(torch_ref)
+
+
+@pytest.mark.parametrize("shape,k", [((4, 3), None), ((4, 4), 2), ((2, 3, 2), None)])
+def test_householder_product_gradcheck(shape, k, et):
+    a, tau = reflectors(shape, k, seed=4)
+    xs = (et.tensor(a, requires_grad=True), et.tensor(tau, requires_grad=True))
+    assert et.autograd.gradcheck(et.linalg.householder_product, xs)
+    assert et.autograd.gradgradcheck(et.linalg.householder_product, xs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 4, 3)])
+def test_geqrf(shape, dtype, torch_ref, et):
+    x = np.random.default_rng(3).standard_normal(shape)
+    ours, ref = (T.geqrf(T.tensor(x, dtype=getattr(T, dtype))) for T in (et, torch_ref))
+    assert type(ours).__name__ == type(ref).__name__ == "geqrf" and ours[0] is ours.a and ours[1] is ours.tau
+    assert ours.a.stride() == ref.a.stride() and ours.tau.shape == ref.tau.shape
+    assert_ulps(ours.a, ref.a, 8)
+    np.testing.assert_allclose(ours.tau.numpy(), ref.tau.numpy(), rtol=8 * np.finfo(dtype).eps)
+
+
+def test_geqrf_exact_and_errors(torch_ref, et):
+    same(torch_ref, et, lambda T: (T.geqrf(T.eye(2)), T.geqrf(T.tensor([[-1.0, 0.0], [0.0, 2.0]])), T.geqrf(T.zeros(0, 3)),
+                                   T.geqrf(T.zeros(2, 3, 0)), T.eye(2).geqrf(), repr(T.geqrf(T.eye(2))),
+                                   [(r.a.requires_grad, r.a.grad_fn.name(), r.tau.grad_fn.name())
+                                    for r in [T.geqrf(T.eye(2, requires_grad=True))]]))
+    for fn in (lambda T: T.geqrf(T.ones(3)), lambda T: T.geqrf(T.ones(3, 3, dtype=T.long)),
+               lambda T: T.geqrf(T.ones(3, 3, dtype=T.half)),
+               lambda T: T.geqrf(T.eye(3, requires_grad=True))[0].sum().backward(),
+               lambda T: T.geqrf(T.eye(3, requires_grad=True)).tau.sum().backward()):
+        same(torch_ref, et, fn)
+    with pytest.raises(NotImplementedError, match="the derivative for 'geqrf' is not implemented."):
+        et.geqrf(et.eye(3, requires_grad=True)).a.sum().backward()
+
+
+def test_select_of_a_vector_element_is_a_view(torch_ref, et):
+    """(what householder_product's backward relies on to write its tau grads)"""
+    def run(T):
+        z = T.zeros(3)
+        z.select(-1, 1).copy_(T.tensor(5.0))
+        z[2].fill_(2.0)
+        x = T.ones(3, requires_grad=True)
+        y = x * 1
+        y[0].mul_(3)
+        y.sum().backward()
+        return z, y, x.grad, y.grad_fn.name()
+    same(torch_ref, et, run)
