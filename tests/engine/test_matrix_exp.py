@@ -330,3 +330,81 @@ def test_select_of_a_vector_element_is_a_view(torch_ref, et):
         y.sum().backward()
         return z, y, x.grad, y.grad_fn.name()
     same(torch_ref, et, run)
+
+
+# ===== nn.utils.parametrizations.orthogonal =====
+
+def names(fn, out=None, depth=0):
+    """Node names of a graph, depth first."""
+    out = [] if out is None else out
+    out.append((depth, None if fn is None else fn.name()))
+    for f, _ in (fn.next_functions if fn is not None else ()):
+        names(f, out, depth + 1)
+    return out
+
+
+def orth_run(T, shape, omap, triv, steps=2):
+    """A Linear made orthogonal after a seed, trained a few SGD steps: its weights, grads and graph."""
+    T.manual_seed(0)
+    m = T.nn.Linear(shape[1], shape[0])
+    T.nn.utils.parametrizations.orthogonal(m, orthogonal_map=omap, use_trivialization=triv)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    x = T.randn(4, shape[1])
+    out = [m.weight.detach().clone(), names(m.weight.grad_fn), str(m), hasattr(m.parametrizations.weight[0], "base")]
+    for _ in range(steps):
+        opt.zero_grad()
+        (m(x) ** 2).sum().backward()
+        out.append(m.parametrizations.weight.original.grad.clone())
+        opt.step()
+        out.append(m.weight.detach().clone())
+    return out
+
+
+@pytest.mark.parametrize("triv", [True, False])
+@pytest.mark.parametrize("omap", ["matrix_exp", "cayley", "householder", None])
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3)])
+def test_orthogonal(shape, omap, triv, torch_ref, et):
+    ours, ref = orth_run(et, shape, omap, triv), orth_run(torch_ref, shape, omap, triv)
+    assert ours[1:4] == ref[1:4]  # the graph of the weight, the module's repr, the base buffer
+    # float32: weights (orthogonal, entries at most 1) to 2e-6; the grads sum products of the
+    # outputs and inputs (entries up to ~10), to 2e-5
+    for i, (u, v) in enumerate(zip(ours[:1] + ours[4:], ref[:1] + ref[4:])):
+        np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=0, atol=2e-6 if i % 2 == 0 else 2e-5)
+    W = ours[-1].double()
+    small = W @ W.mT if shape[0] < shape[1] else W.mT @ W
+    np.testing.assert_allclose(small.numpy(), np.eye(min(shape)), atol=1e-5)
+
+
+def test_orthogonal_batched_and_double(torch_ref, et):
+    def run(T):
+        T.manual_seed(1)
+        m = T.nn.Module()
+        m.register_parameter("weight", T.nn.Parameter(T.randn(2, 4, 3, dtype=T.float64)))
+        T.nn.utils.parametrizations.orthogonal(m)
+        W = m.weight
+        (W * T.arange(24, dtype=T.float64).reshape(2, 4, 3)).sum().backward()
+        return W.detach(), m.parametrizations.weight.original.grad, names(W.grad_fn)
+    ours, ref = run(et), run(torch_ref)
+    assert ours[2] == ref[2]
+    for u, v in zip(ours[:2], ref[:2]):
+        np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=0, atol=1e-12)
+
+
+def test_orthogonal_assign_and_errors(torch_ref, et):
+    def assign(T, omap, triv, shape=(3, 3)):
+        T.manual_seed(2)
+        m = T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), orthogonal_map=omap, use_trivialization=triv)
+        m.weight = T.randn(shape)
+        return m.weight
+    for omap, triv in (("matrix_exp", True), ("householder", True), ("householder", False), ("cayley", True)):
+        ours, ref = assign(et, omap, triv), assign(torch_ref, omap, triv)
+        np.testing.assert_allclose(ours.detach().numpy(), ref.detach().numpy(), rtol=0, atol=1e-6)
+    for fn in (lambda T: assign(T, "matrix_exp", False), lambda T: assign(T, "cayley", False),
+               lambda T: assign(T, "householder", True, (3, 4)),
+               lambda T: T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), orthogonal_map="qr"),
+               lambda T: T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), "bias"),
+               lambda T: T.nn.utils.parametrizations.orthogonal(T.nn.Linear(3, 3), "kernel")):
+        same(torch_ref, et, fn)
+    with pytest.raises(NotImplementedError, match="It is not possible to assign to the matrix exponential or the "
+                                                  "Cayley parametrizations when use_trivialization=False."):
+        assign(et, "cayley", False)

@@ -1,5 +1,7 @@
-"""``torch.nn.utils.parametrizations``: ``weight_norm`` and ``spectral_norm`` as parametrizations
-(see ``parametrize``), as PyTorch 2.13 composes them."""
+"""``torch.nn.utils.parametrizations``: ``orthogonal``, ``weight_norm`` and ``spectral_norm`` as
+parametrizations (see ``parametrize``), as PyTorch 2.13 composes them."""
+from enum import Enum, auto
+
 from ... import _ops
 from ..._grad_mode import no_grad
 from ..._ops import _OTHER, _SELF, defop, register_saved
@@ -9,7 +11,153 @@ from ..modules.module import Module
 from . import parametrize
 from .weight_norm import _weight_norm, norm_except_dim
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
+
+
+def _is_orthogonal(Q, eps=None):
+    import engine as torch
+
+    n, k = Q.size(-2), Q.size(-1)
+    Id = torch.eye(k, dtype=Q.dtype, device=Q.device)
+    # A reasonable eps, but not too large
+    eps = 10.0 * n * torch.finfo(Q.dtype).eps
+    return torch.allclose(Q.mT @ Q, Id, atol=eps)
+
+
+def _make_orthogonal(A):
+    """The Q of A = QR (A tall) with the diagonal of R non-negative."""
+    import engine as torch
+
+    X, tau = torch.geqrf(A)
+    Q = torch.linalg.householder_product(X, tau)
+    # The diagonal of X is the diagonal of R, so its signs normalise Q's columns
+    Q *= _ops.sgn(X.diagonal(dim1=-2, dim2=-1)).unsqueeze(-2)
+    return Q
+
+
+class _OrthMaps(Enum):
+    matrix_exp = auto()
+    cayley = auto()
+    householder = auto()
+
+
+class _Orthogonal(Module):
+    def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
+        super().__init__()
+        # (the engine's tensors are real: PyTorch refuses householder only for complex ones)
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, X):
+        import engine as torch
+
+        n, k = X.size(-2), X.size(-1)
+        transposed = n < k
+        if transposed:
+            X = X.mT
+            n, k = k, n
+        # Here n > k and X is a tall matrix
+        if self.orthogonal_map == _OrthMaps.matrix_exp or self.orthogonal_map == _OrthMaps.cayley:
+            # We just need n x k - k(k-1)/2 parameters
+            X = X.tril()
+            if n != k:
+                # Embed into a square matrix
+                X = torch.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
+            A = X - X.mT
+            # A is skew-symmetric
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
+                Q = torch.matrix_exp(A)
+            else:
+                # The Cayley retraction (I+A/2)(I-A/2)^{-1}
+                Id = torch.eye(n, dtype=A.dtype, device=A.device)
+                Q = torch.linalg.solve(torch.add(Id, A, alpha=-0.5), torch.add(Id, A, alpha=0.5))
+            if n != k:
+                Q = Q[..., :k]
+        else:
+            A = X.tril(diagonal=-1)
+            tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
+            Q = torch.linalg.householder_product(A, tau)
+            # The diagonal of X is 1's and -1's: cast, so as not to differentiate through it
+            Q = Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
+
+        if hasattr(self, "base"):
+            Q = self.base @ Q
+        if transposed:
+            Q = Q.mT
+        return Q
+
+    @no_grad()
+    def right_inverse(self, Q):
+        import engine as torch
+
+        if Q.shape != self.shape:
+            raise ValueError(f"Expected a matrix or batch of matrices of shape {self.shape}. "
+                             f"Got a tensor of shape {Q.shape}.")
+        Q_init = Q
+        n, k = Q.size(-2), Q.size(-1)
+        transpose = n < k
+        if transpose:
+            Q = Q.mT
+            n, k = k, n
+
+        # Q is copied on every path
+        if not hasattr(self, "base"):
+            # Without the trivialization only householder's map can be inverted
+            if self.orthogonal_map == _OrthMaps.cayley or self.orthogonal_map == _OrthMaps.matrix_exp:
+                raise NotImplementedError("It is not possible to assign to the matrix exponential "
+                                          "or the Cayley parametrizations when use_trivialization=False.")
+            # The reflectors of Q's QR, with the diagonal of R's signs (those of a reflection not
+            # taken, tau == 0 exactly, flipped) on the diagonal
+            A, tau = torch.geqrf(Q)
+            diagonal = A.diagonal(dim1=-2, dim2=-1)
+            diagonal.copy_(diagonal.sign())
+            A.diagonal(dim1=-2, dim2=-1)[tau == 0.0] *= -1
+            return A.mT if transpose else A
+        if n == k:
+            if not _is_orthogonal(Q):
+                Q = _make_orthogonal(Q)
+            else:
+                Q = Q.clone()
+        else:
+            # Complete Q into a full n x n orthogonal matrix
+            N = torch.randn(*(Q.size()[:-2] + (n, n - k)), dtype=Q.dtype, device=Q.device)
+            Q = torch.cat([Q, N], dim=-1)
+            Q = _make_orthogonal(Q)
+        self.base = Q
+        # -Id, so that householder(zeros) is the identity
+        neg_Id = torch.zeros_like(Q_init)
+        neg_Id.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
+        return neg_Id
+
+
+def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
+    r"""Makes ``module.<name>`` orthogonal (orthonormal columns if it is tall, rows if wide), as the
+    image of an unconstrained tensor under ``orthogonal_map``: ``"matrix_exp"`` or ``"cayley"`` of a
+    skew-symmetric matrix, or ``"householder"`` (a product of reflectors). The default is
+    ``"matrix_exp"`` for a square weight and ``"householder"`` otherwise. With
+    ``use_trivialization`` (the default) the result is multiplied by an orthogonal ``base`` buffer
+    (``module.parametrizations.<name>[0].base``), set when a value is assigned.
+
+    >>> m = orthogonal(nn.Linear(20, 40))
+    >>> torch.dist(m.weight.T @ m.weight, torch.eye(20)) < 1e-5
+    tensor(True)
+    """
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError(f"Expected a matrix or batch of matrices. Got a tensor of {weight.ndim} dimensions.")
+    if orthogonal_map is None:
+        orthogonal_map = "matrix_exp" if weight.size(-2) == weight.size(-1) else "householder"
+    orth_enum = getattr(_OrthMaps, orthogonal_map, None)
+    if orth_enum is None:
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                         f"Got: {orthogonal_map}")
+    orth = _Orthogonal(weight, orth_enum, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
+    return module
 
 
 class _WeightNorm(Module):
