@@ -96,6 +96,21 @@ class PlaygroundPage:
             self.set_code(code)
         self.click("Run")
 
+    def shared_url(self, done, timeout=30.0):
+        """The page's URL once its link state (the hash) satisfies ``done(state)``: the server sets
+        the hash after its reply, so a link read at once can lag an action behind."""
+        from playground.model import links
+
+        end = time.monotonic() + timeout
+        while True:
+            url = self.page.url
+            text = url.partition("#")[2]
+            if text and done(links.decode(text)):
+                return url
+            if time.monotonic() > end:
+                raise AssertionError(f"the link never showed the state; last: {url[:200]}")
+            time.sleep(0.1)
+
     def step(self, button):
         """A button of the backward-steps player: first, previous, play, pause, next, last."""
         self.page.locator(f".ap-player button.{button}").click()

@@ -138,8 +138,7 @@ def test_share_link_round_trip(app, context):
     app.click("Backward")
     app.wait_for(lambda d: d["grad"][d["label"].index("w")].startswith("tensor([2., 2., 2.])"), what="w grad")
     app.click("Copy link")
-    time.sleep(0.5)
-    url = app.page.url
+    url = app.shared_url(lambda state: [a["op"] for a in state["actions"]] == ["backward"])
     assert "#v1." in url
     other = PlaygroundPage(context.new_page()).open(url)
     data = other.wait_for(lambda d: "w" in d["label"] and d["grad"][d["label"].index("w")].startswith("tensor([2."),

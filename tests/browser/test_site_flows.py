@@ -1,7 +1,6 @@
 """The playground as users get it: the built static site, Python in the page's Pyodide worker.
 The same flows as under panel serve, plus the engine's core checks run in that Pyodide."""
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -74,8 +73,7 @@ def test_share_link_round_trip(site, context):
     site.click("Backward")
     site.wait_for(lambda d: d["grad"][d["label"].index("w")] == "tensor([2., 2., 2.])", what="w grad")
     site.click("Copy link")
-    time.sleep(0.5)
-    url = site.page.url
+    url = site.shared_url(lambda state: [a["op"] for a in state["actions"]] == ["backward"])
     assert "#v1." in url
     other = PlaygroundPage(context.new_page(), timeout=READY_MS)
     other.page.goto(url)
@@ -106,9 +104,9 @@ def test_backward_steps_and_their_link(site, context):
     site.wait_for(lambda d: _current(d) is None and "Nothing has run yet" in site.step_text(), what="step 0")
     site.step("next")
     site.wait_for(lambda d: _current(d) == "MeanBackward0", what="step 1")
-    time.sleep(0.5)  # the link follows the step
+    url = site.shared_url(lambda state: state["step"] == 1)  # the link follows the step
     other = PlaygroundPage(context.new_page(), timeout=READY_MS)
-    other.page.goto(site.page.url)
+    other.page.goto(url)
     other.wait_ready()
     other.wait_for(lambda d: _current(d) == "MeanBackward0" and "step 1 of 5" in other.step_text(), timeout=60,
                    what="the link reopens at step 1")
