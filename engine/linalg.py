@@ -19,9 +19,9 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._ops import (_broadcast_checked, _broadcast_error, _given, _mul_scalar, _prod_of_others, _quietly,
-                   _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, _sub_scalar, amax, amin, cat,
-                   clone, defop, expand, matmul, narrow, neg, norm_dims, permute, register_saved, return_type, sum,
-                   to_dtype, transpose, tril, triu, unsqueeze, where)
+                   _record_shared, _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, _shared_rules,
+                   _sub_scalar, amax, amin, cat, clone, defop, expand, matmul, narrow, neg, norm_dims, permute,
+                   register_saved, return_type, sum, to_dtype, transpose, tril, triu, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
 from ._tensor import Tensor, _wrap, record
 
@@ -1216,9 +1216,7 @@ def _householder_grads(grad, result, input_, tau):
     return input_grad, tau_grad
 
 
-HOUSEHOLDER_PRODUCT = defop("LinalgHouseholderProductBackward0",
-                            lambda g, ans, A, tau: _householder_grads(g, ans, A, tau)[0],
-                            lambda g, ans, A, tau: _householder_grads(g, ans, A, tau)[1],
+HOUSEHOLDER_PRODUCT = defop("LinalgHouseholderProductBackward0", *_shared_rules(2, _householder_grads, with_result=True),
                             saves=(0, 1, "result"))
 
 
@@ -1246,7 +1244,7 @@ def householder_product(A, tau):
     _not_for(A, "orgqr_cpu")
     with np.errstate(all="ignore"):
         q = _orgqr(a, t)
-    return record(HOUSEHOLDER_PRODUCT, (A, tau), _column_major(q))
+    return _record_shared(HOUSEHOLDER_PRODUCT, (A, tau), _column_major(q), {})
 
 
 def _geqrf_grad(gs, ans, A):
