@@ -157,16 +157,10 @@ class _Draws:
         self.pos = 0
 
     def normal(self):
-        g = self.g
-        r = g._next_normal
-        if r is not None:
-            g._next_normal = None
-            return r * 1.0 + 0.0
-        u1, u2 = self.uniform(), self.uniform()
-        radius = math.sqrt(-2.0 * math.log1p(-u2))
-        theta = 2.0 * math.pi * u1
-        g._next_normal = radius * math.sin(theta)
-        return radius * math.cos(theta) * 1.0 + 0.0
+        return self.g._normal_scalar(0.0, 1.0, self._pair)
+
+    def _pair(self):
+        return self.uniform(), self.uniform()
 
     def close(self):
         if self.drawn:

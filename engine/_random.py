@@ -114,14 +114,16 @@ class Generator:
             out[n - 16:] = _box_muller16(self._unit(16, dt).reshape(1, 16), mean, std).ravel()
         return out.astype(dt, copy=False)
 
-    def _normal_scalar(self, mean, std):
+    def _normal_scalar(self, mean, std, uniforms=None):
+        """normal_distribution<double>: Box-Muller on two uniforms (``uniforms()``, or this generator's
+        next two), the pair's second value cached for the next call."""
         if _draw_guard is not None:
             _draw_guard()
         r = self._next_normal
         if r is not None:
             self._next_normal = None
             return r * std + mean
-        u1, u2 = (float(v) for v in self._unit(2, np.dtype(np.float64)))
+        u1, u2 = uniforms() if uniforms is not None else (float(v) for v in self._unit(2, np.dtype(np.float64)))
         radius = math.sqrt(-2.0 * math.log1p(-u2))
         theta = 2.0 * math.pi * u1
         self._next_normal = radius * math.sin(theta)
