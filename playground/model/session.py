@@ -148,7 +148,7 @@ class InProcessSession:
                 self._stdout, self._error = res.stdout, res.error
                 return self._snapshot()
             value = res.value
-        recorder = StepRecorder(t, [x for _, x in tensors.items()])
+        recorder = StepRecorder(t, tensors.values())
         with recorder:
             res = self.runner.call(
                 lambda: t.backward(gradient=value, retain_graph=retain_graph, create_graph=create_graph),

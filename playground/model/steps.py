@@ -87,9 +87,13 @@ class StepRecorder:
         self.steps = []
         self._handles = []
         self._printer = _Printer()
-        # Each tensor's grad before this backward: the view shows it until the step that sets it.
-        watched = list(tensors) + [fn.variable for fn in self.nodes or () if getattr(fn, "variable", None) is not None]
-        self.before = {id(t): (t, grad_state(t)) for t in watched}
+        # The grad before this backward of each tensor it sets (a leaf through its AccumulateGrad, a
+        # retained non-leaf through its grad_fn): the view shows it until the step that sets it.
+        nodes = self.nodes or ()
+        ran = {id(fn) for fn in nodes}
+        watched = {id(t): t for t in tensors if id(getattr(t, "grad_fn", None)) in ran}
+        watched.update((id(fn.variable), fn.variable) for fn in nodes if getattr(fn, "variable", None) is not None)
+        self.before = {key: (t, grad_state(t)) for key, t in watched.items()}
 
     def __enter__(self):
         for fn in self.nodes or ():
