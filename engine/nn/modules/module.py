@@ -1,5 +1,6 @@
 """``torch.nn.Module``: the base class that registers parameters, buffers and submodules."""
 import itertools
+import warnings
 import weakref
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
@@ -8,7 +9,7 @@ from ... import _dtypes, _grad_mode
 from ..._tensor import Tensor, check_device
 from ..parameter import Parameter
 
-__all__ = ["Module"]
+__all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "Module"]
 
 
 def _typename(obj):
@@ -65,6 +66,35 @@ class RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+# Hooks every module runs, before its own (``register_module_forward_*``).
+_global_forward_pre_hooks = OrderedDict()
+_global_forward_hooks = OrderedDict()
+_global_forward_hooks_always_called = OrderedDict()
+_global_forward_hooks_with_kwargs = OrderedDict()
+
+
+def register_module_forward_pre_hook(hook):
+    """A forward pre-hook for every module, run before the module's own: ``hook(module, args)``;
+    a returned value (wrapped in a tuple unless it is one) replaces the positional arguments."""
+    handle = RemovableHandle(_global_forward_pre_hooks)
+    _global_forward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """A forward hook for every module, run before the module's own: ``hook(module, args, output)``
+    (``hook(module, args, kwargs, output)`` with ``with_kwargs``); a returned value replaces the output.
+    With ``always_call`` it runs even when the call raised."""
+    # As PyTorch: removing the handle leaves the id in the with_kwargs dict (ids are never reused).
+    handle = RemovableHandle(_global_forward_hooks, [_global_forward_hooks_always_called])
+    _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -283,42 +313,66 @@ class Module:
 
     # ----- calling -----
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or _global_forward_pre_hooks or _global_forward_hooks):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                           f"but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
+        result = None
+        called_always = set()
         try:
-            output = self.forward(*args, **kwargs)
-        except Exception:
-            # Hooks registered with always_call=True run even when forward raised.
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
-                    if hook_id in self._forward_hooks_with_kwargs:
-                        hook(self, args, kwargs, None)
+            if _global_forward_pre_hooks or self._forward_pre_hooks:
+                for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
+                    if hook_id in self._forward_pre_hooks_with_kwargs:
+                        new = hook(self, args, kwargs)
+                        if new is not None:
+                            if not (isinstance(new, tuple) and len(new) == 2):
+                                raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                                   f"new_kwargs), but got {new}.")
+                            args, kwargs = new
                     else:
-                        hook(self, args, None)
+                        new = hook(self, args)
+                        if new is not None:
+                            args = new if isinstance(new, tuple) else (new,)
+            result = self.forward(*args, **kwargs)
+            if _global_forward_hooks or self._forward_hooks:
+                for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+                    if hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called:
+                        called_always.add(hook_id)
+                    if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
+                        new = hook(self, args, kwargs, result)
+                    else:
+                        new = hook(self, args, result)
+                    if new is not None:
+                        result = new
+            return result
+        except Exception:
+            # always_call hooks not yet run run now; what they raise is only warned about, as the
+            # first error is the one re-raised. (PyTorch passes kwargs to no global hook here.)
+            for hook_id, hook in _global_forward_hooks.items():
+                if hook_id in _global_forward_hooks_always_called and hook_id not in called_always:
+                    try:
+                        new = hook(self, args, result)
+                        if new is not None:
+                            result = new
+                    except Exception as e:  # noqa: BLE001
+                        warnings.warn("global module forward hook with ``always_call=True`` raised an exception "
+                                      f"that was silenced as another error was raised in forward: {e}",
+                                      stacklevel=2)
+            for hook_id, hook in self._forward_hooks.items():
+                if hook_id in self._forward_hooks_always_called and hook_id not in called_always:
+                    try:
+                        if hook_id in self._forward_hooks_with_kwargs:
+                            new = hook(self, args, kwargs, result)
+                        else:
+                            new = hook(self, args, result)
+                        if new is not None:
+                            result = new
+                    except Exception as e:  # noqa: BLE001
+                        warnings.warn("module forward hook with ``always_call=True`` raised an exception "
+                                      f"that was silenced as another error was raised in forward: {e}",
+                                      stacklevel=2)
             raise
-        for hook_id, hook in list(self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
-                result = hook(self, args, kwargs, output)
-            else:
-                result = hook(self, args, output)
-            if result is not None:
-                output = result
-        return output
 
     def _add_hook(self, hooks, hook, prepend, flags):
         handle = RemovableHandle(hooks, [f for f, on in flags if on])
