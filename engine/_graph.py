@@ -11,7 +11,9 @@ _FREED = (
 
 _handle_ids = itertools.count()
 _sequence = itertools.count()
-_ACCUMULATE_FIRST = float("inf")  # AccumulateGrad's _seq: the backward walk runs a ready one at once
+# AccumulateGrad's _seq, PyTorch's UINT64_MAX: larger than any other node's, the backward walk runs a
+# ready one at once.
+_ACCUMULATE_FIRST = 2 ** 64 - 1
 
 
 class RemovableHandle:
@@ -96,6 +98,17 @@ class Node:
     @property
     def requires_grad(self):
         return True
+
+    _c_base = None  # the C++-backed base class PyTorch's argument errors name, when not the node's own
+
+    def _sequence_nr(self, *args, **kwargs):
+        """The order of creation: a node made later has a larger number (the backward walk runs it
+        first); AccumulateGrad's is UINT64_MAX."""
+        if args or kwargs:
+            owner = self._c_base or type(expose(self)).__name__
+            raise TypeError(f"{owner}._sequence_nr() takes no keyword arguments" if kwargs
+                            else f"{owner}._sequence_nr() takes no arguments ({len(args)} given)")
+        return self._seq
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node computed its input grads."""

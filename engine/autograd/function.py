@@ -54,6 +54,7 @@ class BackwardCFunction(Node, FunctionCtx):
     """The ``grad_fn`` of a custom Function's outputs; it is also the ``ctx`` its methods receive."""
 
     _forward_cls = None
+    _c_base = "_FunctionBase"
 
     def __init__(self):
         Node.__init__(self)

@@ -620,6 +620,64 @@ def test_grad_fn_name_strings(torch_ref, et):
                           "torch::autograd::CopySlices")
 
 
+def _all_nodes(*roots):
+    seen, order, stack = set(), [], list(roots)
+    while stack:
+        fn = stack.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        order.append(fn)
+        stack.extend(f for f, _ in fn.next_functions)
+    return order
+
+
+@pytest.mark.torch
+def test_grad_fn_sequence_nr(torch_ref, et):
+    """``_sequence_nr()``: an int, larger for a node made later (custom Function nodes too, and nodes
+    made inside one's forward under enable_grad after it); AccumulateGrad's is UINT64_MAX. The
+    numbers themselves depend on what ran before in the process: only their order is compared."""
+    def fn(torch):
+        class Triple(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                with torch.enable_grad():
+                    inner.append(torch.ones(1, requires_grad=True) * 2)
+                return a * 3
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 3
+
+        inner = []
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.tensor([0.5, 0.25], requires_grad=True)
+        y = x * 2
+        z = Triple.apply(y) + w.exp()
+        triple = z.grad_fn.next_functions[0][0]
+        v = z[0].view(1)
+        v.mul_(2)
+        out = (v.sum() + z.sum()).tanh()
+        nodes = _all_nodes(out.grad_fn, inner[0].grad_fn)
+        inner_fn = inner[0].grad_fn
+        by_creation = sorted(nodes, key=lambda f: f._sequence_nr())
+        numbers = [f._sequence_nr() for f in by_creation]
+        errors = []
+        for node in (y.grad_fn, triple, y.grad_fn.next_functions[0][0]):
+            for call in (lambda: node._sequence_nr(1), lambda: node._sequence_nr(1, 2),
+                         lambda: node._sequence_nr(flag=True)):
+                try:
+                    call()
+                except TypeError as e:
+                    errors.append(str(e))
+        return ([f.name() for f in by_creation], [type(n) for n in numbers], len(set(numbers)) == len(numbers),
+                [n for n in numbers if n >= 2 ** 63], inner_fn._sequence_nr() > triple._sequence_nr(), errors)
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[4] and "_FunctionBase._sequence_nr() takes no keyword arguments" in result[5]
+    assert result[3] == [18446744073709551615] * 3  # the three leaves' AccumulateGrads
+
+
 @pytest.mark.torch
 def test_sum_builtin_iterates_with_unbind(torch_ref, et):
     def fn(torch):
