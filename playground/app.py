@@ -11,6 +11,7 @@ import panel as pn
 import param
 
 from playground.model import examples, links
+from playground.model.modules import BOX
 from playground.model.session import make_session
 from playground.views import panels
 from playground.views.graph import KIND_NAMES, STYLE, GraphView
@@ -18,6 +19,7 @@ from playground.views.style import CSS
 
 IN_BROWSER = sys.platform == "emscripten"
 _DEDUPE_S = 1.0  # Run clicked right after the editor lost focus (which also submits) runs once
+AUTO_GROUP = 40  # nodes: a bigger graph with module calls opens with its modules as boxes
 
 _COPY_JS = """
 const url = window.location.href;
@@ -26,14 +28,16 @@ if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeTe
 
 # Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
-    "en": {"copied": "Link copied: it reopens exactly this state."},
-    "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。"},
+    "en": {"copied": "Link copied: it reopens exactly this state.",
+           "modules": "modules as boxes (tap one to open it, its tab to close it)"},
+    "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
+           "modules": "模块显示为方框（点击方框展开，点击标签收起）"},
 }
 
 
 def _legend():
     items = []
-    for kind in ("leaf", "accumulate", "function", "tensor", "output", "const", "detached"):
+    for kind in ("leaf", "accumulate", "function", "tensor", "output", "const", "detached", "module"):
         fill, line, _ = STYLE[kind]
         items.append(f'<span><span class="sw" style="background:{fill};border-color:{line}"></span>'
                      f"{KIND_NAMES[kind]}</span>")
@@ -58,6 +62,8 @@ class Playground(pn.viewable.Viewer):
         self._last_run = (None, 0.0)
         self._last_hash = None
         self._restored = link
+        self._modules = None  # module calls drawn as boxes: the set of open ones (None: every node)
+        self._modules_chosen = False  # the user (or a link) set it: no automatic grouping
 
         ex = examples.get_example(self.example or examples.DEFAULT_KEY)
         self.editor = pn.widgets.CodeEditor(
@@ -89,6 +95,8 @@ class Playground(pn.viewable.Viewer):
             scale_buttons=0.8, width=260, visible=False, css_classes=["ap-player"],
         )
         self.step_pane = panels.html_pane(visible=False)
+        self.modules_box = pn.widgets.Checkbox(label=UI["en"]["modules"], value=False, visible=False,
+                                               css_classes=["ap-modules"])
         self.graph = GraphView()
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         self.explain_pane = panels.html_pane()
@@ -107,6 +115,8 @@ class Playground(pn.viewable.Viewer):
         self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
         self.step_player.param.watch(lambda e: self._on_step(), "value")
         self.graph.nodes.selected.on_change("indices", self._on_tap)
+        self.graph.frames.selected.on_change("indices", self._on_frame_tap)
+        self.modules_box.param.watch(self._on_modules_box, "value")
         self.language_toggle.param.watch(lambda e: setattr(self, "language", e.new), "value")
         self.param.watch(lambda e: self._on_language(), "language")
         for w in (self.output_select, self.gradient_input, self.retain_box, self.create_box):
@@ -202,6 +212,9 @@ class Playground(pn.viewable.Viewer):
             self.gradient_input.value = state["gradient"] or ""
             self.retain_box.value = state["retain_graph"]
             self.create_box.value = state["create_graph"]
+            self._modules = set(state["modules"]) if state["modules"] is not None else None
+            self._modules_chosen = True
+            self.modules_box.value = self._modules is not None
         self._pending_output = state["output"]
         self._pending_step = state["step"]
         self._last_run = (state["code"], time.monotonic())
@@ -231,12 +244,54 @@ class Playground(pn.viewable.Viewer):
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
             step = self._set_steps(snap.get("walk"))
+            self._set_modules(snap.get("graph") or {})
+        self._draw(step)
+        self._render_text()
+        self._sync_link()
+
+    def _draw(self, step):
         # The figure is a plain Bokeh model: changes from a widget callback must go through
         # Panel's unlocked() under panel serve (a no-op in the browser and at build time).
         with pn.io.unlocked():
-            self.graph.update(snap.get("graph") or {}, snap.get("walk"), step)
-        self._render_text()
+            self.graph.update(self.snapshot.get("graph") or {}, self.snapshot.get("walk"), step, self._modules)
+
+    def _set_modules(self, graph):
+        """Offer module boxes when the code called modules; a big graph starts with them."""
+        groups = {g["id"] for g in graph.get("groups") or ()}
+        self.modules_box.visible = bool(groups)
+        if not self._modules_chosen and groups and len(graph.get("nodes") or ()) > AUTO_GROUP:
+            self._modules = set()
+        if self._modules is not None:
+            self._modules &= groups
+        self.modules_box.value = self._modules is not None
+
+    def _on_modules_box(self, event):
+        if self._quiet:
+            return
+        self._modules_chosen = True
+        self._modules = set() if event.new else None
+        self._redraw()
+
+    def _redraw(self):
+        self._draw(self.step_player.value if self.step_player.visible else None)
         self._sync_link()
+
+    def _on_frame_tap(self, attr, old, new):
+        """A tapped title tab closes its module call again (and the calls inside it)."""
+        ids = self.graph.frames.data.get("index") or []
+        if not new or new[0] >= len(ids) or self._modules is None:
+            return
+        parents = {g["id"]: g["parent"] for g in (self.snapshot.get("graph") or {}).get("groups") or ()}
+
+        def inside(gid):
+            while gid is not None:
+                if gid == ids[new[0]]:
+                    return True
+                gid = parents.get(gid)
+            return False
+
+        self._modules = {g for g in self._modules if not inside(g)}
+        self._redraw()
 
     def _set_steps(self, walk):
         """Offer the last backward's steps (at the last one, or at a shared link's); the step to draw."""
@@ -257,6 +312,10 @@ class Playground(pn.viewable.Viewer):
         node = ids[new[0]] if new and new[0] < len(ids) else None
         if node is None and self.graph.focused is None:
             return  # (a selection cleared with the data: nothing to redraw)
+        if node is not None and node.startswith(BOX) and self._modules is not None:
+            self._modules.add(node[len(BOX):])  # a module box opens
+            self._redraw()
+            return
         walk = (self.snapshot.get("walk") or {}) if self.step_player.visible else {}
         k = next((i + 1 for i, s in enumerate(walk.get("steps") or ()) if s["node"] == node), None)
         if k is None and node in (walk.get("ready") or {}):  # a tensor: the step that gave it its grad
@@ -287,6 +346,7 @@ class Playground(pn.viewable.Viewer):
     def _on_language(self):
         with self._silenced():
             self.example_select.options = self._example_options()
+            self.modules_box.label = UI[self.language]["modules"]
         self._render_text()
         self._sync_link()
 
@@ -310,6 +370,7 @@ class Playground(pn.viewable.Viewer):
             "language": self.language,
             "actions": [] if snap.get("stale") else list(replay.get("actions") or []),
             "step": self._shared_step(),
+            "modules": sorted(self._modules, key=lambda g: int(g[1:])) if self._modules is not None else None,
         }
 
     def _shared_step(self):
@@ -365,6 +426,7 @@ class Playground(pn.viewable.Viewer):
                    sizing_mode="stretch_width"),
             self.graph_pane,
             pn.pane.HTML(_legend(), sizing_mode="stretch_width"),
+            self.modules_box,
             pn.Row(self.step_player, self.step_pane, sizing_mode="stretch_width"),
             controls,
             pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),

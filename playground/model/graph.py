@@ -38,6 +38,7 @@ class Graph:
     by_label: dict = field(default_factory=dict, repr=False)  # label -> node id
     fn_ids: dict = field(default_factory=dict, repr=False)  # id(grad_fn node) -> node id
     tensor_ids: dict = field(default_factory=dict, repr=False)  # id(tensor) -> node id
+    functions: dict = field(default_factory=dict, repr=False)  # node id -> live grad_fn node
 
     def to_dict(self):
         return {"nodes": self.nodes, "edges": self.edges, "truncated": self.truncated}
@@ -287,6 +288,7 @@ def _trace(named, output, origins, max_functions):
             node_id = f"f{len(fn_objs)}"
             fn_ids[key] = node_id
             fn_objs.append(fn)
+            graph.functions[node_id] = fn
             queue.append(fn)
         return node_id
 

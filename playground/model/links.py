@@ -27,6 +27,7 @@ DEFAULTS = {
     "language": "en",
     "actions": [],
     "step": None,  # the backward step in view (the last one when None)
+    "modules": None,  # modules drawn as boxes: the ids of the open ones (None: every node drawn)
 }
 _TYPES = {
     "code": (str,),
@@ -38,7 +39,9 @@ _TYPES = {
     "language": (str,),
     "actions": (list,),
     "step": (int, type(None)),
+    "modules": (list, type(None)),
 }
+_GROUP_ID = re.compile(r"m[0-9]{1,6}")
 
 
 class LinkError(ValueError):
@@ -77,6 +80,9 @@ def validate(state):
         clean[key] = value
     if type(clean["step"]) is bool or (clean["step"] is not None and clean["step"] < 0):
         raise LinkError("This link is damaged: 'step' should be a step number.")
+    if clean["modules"] is not None and not all(isinstance(g, str) and _GROUP_ID.fullmatch(g)
+                                                 for g in clean["modules"]):
+        raise LinkError("This link is damaged: 'modules' should list module calls.")
     if clean["language"] not in LANGUAGES:
         clean["language"] = "en"
     if len(clean["actions"]) > MAX_ACTIONS:

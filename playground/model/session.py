@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from . import graph as graph_mod
 from .layout import layered_layout
+from .modules import CallRecorder, module_groups, module_names
 from .program import NotToggleable, analyse, set_requires_grad
 from .runner import DEFAULT_TIME_LIMIT, ErrorInfo, Program, Runner
 from .steps import StepRecorder
@@ -101,6 +102,7 @@ class InProcessSession:
         self._backward_count = 0
         self._last_backward = None
         self._walk = None  # a StepRecorder until the next snapshot resolves it, then its JSON
+        self._calls = []  # the last good run's module calls (model.modules)
         self._error = None
         self._stdout = ""
         self._result = None
@@ -112,7 +114,8 @@ class InProcessSession:
     def run(self, code):
         self._action = "run"
         self._set_code(code)
-        res = self.runner.run(code)
+        with CallRecorder(self.torch) as calls:
+            res = self.runner.run(code)
         self._stdout, self._result, self._error = res.stdout, res.result, res.error
         if res.ok:
             self._ns, self._program = res.namespace, res.program
@@ -124,6 +127,7 @@ class InProcessSession:
             self._last_backward = None
             self._walk = None
             self._run_output = (res.stdout, res.result)
+            self._calls = calls.calls
         return self._snapshot()
 
     def backward(self, output, gradient=None, retain_graph=None, create_graph=False):
@@ -311,6 +315,9 @@ class InProcessSession:
             for node in graph.nodes:
                 node["x"], node["y"] = positions[node["id"]]
             graph_dict = graph.to_dict()
+            if self._calls:
+                names = module_names(self._ns, self._module_type, self._analysis.order)
+                graph_dict["groups"] = module_groups(graph, self._calls, names)
             inspector = self._inspector(named, graph)
         error = self._error
         return Snapshot(

@@ -4,10 +4,11 @@ from bokeh.models import (Arrow, ColumnDataSource, CustomJS, Range1d, HoverTool,
 from bokeh.plotting import figure
 
 from playground.model.graph import lineage
+from playground.model.modules import Collapsed
 from playground.model.steps import state_at
 
-from .look import (CURRENT_LINE, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, caption, grad_short,  # noqa: F401
-                   positions, short)
+from .look import (CURRENT_LINE, FRAME, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, caption,  # noqa: F401
+                   grad_short, positions, short)
 from .rules import rule_text
 
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
@@ -20,7 +21,7 @@ const size = Math.min(12, %s * ppu * %s);
 const label = (size < 5 ? 0 : size).toFixed(1) + 'px', small = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
 const below = ppu * %s / 2 + 1;
 // every look of a label: a tapped node's selection draws the others with nonselection_glyph
-for (const [r, font, dy] of [[text, label, null], [grad, small, below], [flow, small, below]]) {
+for (const [r, font, dy] of [[text, label, null], [grad, small, below], [flow, small, below], [tab, small, null]]) {
   for (const g of [r.glyph, r.selection_glyph, r.nonselection_glyph]) {
     if (g && g.text_font_size !== undefined) {
       g.text_font_size = font;
@@ -44,6 +45,8 @@ NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "val
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
 FADED = 0.12  # alpha of what lies off the focused node's paths
 FLOW_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "lx", "ly", "text")
+FRAME_COLUMNS = ("index", "left", "right", "bottom", "top", "tx", "ty", "title", "alpha")
+FRAME_PAD, TAB_H = 0.22, 0.42  # figure units: room around an open module's nodes, its title tab
 
 
 def node_data(nodes, pos=None):
@@ -143,22 +146,57 @@ def flow_data(flows, pos):
     return cols
 
 
+def frame_data(frames, pos):
+    """An open module call: a frame around what is drawn of it, with a title tab above its top
+    left corner (tapped, it closes the call again). Outer calls get wider frames."""
+    cols = {k: [] for k in FRAME_COLUMNS}
+    deepest = max((f["depth"] for f in frames), default=0)
+    for f in frames:
+        pts = [pos[m] for m in f["members"] if m in pos]
+        if not pts:
+            continue
+        outer = deepest - f["depth"]
+        pad = FRAME_PAD * (1 + outer)
+        left = min(p[0] for p in pts) - NODE_W / 2 - pad
+        right = max(p[0] for p in pts) + NODE_W / 2 + pad
+        bottom = min(p[1] for p in pts) - NODE_H / 2 - pad - NODE_H * 0.5  # (the grad under a box)
+        top = max(p[1] for p in pts) + NODE_H / 2 + FRAME_PAD + outer * (TAB_H + 0.1)  # tabs clear of each other
+        for k, v in zip(FRAME_COLUMNS, (f["id"], left, right, bottom, top, left + NODE_W / 2, top + TAB_H / 2,
+                                        "▾ " + caption({"kind": "function", "label": f["label"]}), 1.0)):
+            cols[k].append(v)
+    return cols
+
+
 class GraphView:
-    """The figure and its two named sources, ``graph_nodes`` and ``graph_edges``."""
+    """The figure and its named sources: ``graph_nodes``, ``graph_edges``, ``graph_flows`` (a
+    backward step's grads) and ``graph_frames`` (open module calls, when modules are grouped)."""
 
     def __init__(self, height=460):
+        self.frames = ColumnDataSource({k: [] for k in FRAME_COLUMNS}, name="graph_frames")
         self.nodes = ColumnDataSource({k: [] for k in NODE_COLUMNS}, name="graph_nodes")
         self.edges = ColumnDataSource({k: [] for k in EDGE_COLUMNS}, name="graph_edges")
         self.flows = ColumnDataSource({k: [] for k in FLOW_COLUMNS}, name="graph_flows")
         wheel = WheelZoomTool()
         fig = figure(
             name="graph_figure", height=height, sizing_mode="stretch_width",
-            tools=[PanTool(), wheel, ResetTool(), TapTool()], active_scroll=wheel, toolbar_location="above",
+            tools=[PanTool(), wheel, ResetTool()], active_scroll=wheel, toolbar_location="above",
             x_range=Range1d(-2, 10), y_range=Range1d(-3, 3), outline_line_color=None,
         )
         fig.axis.visible = False
         fig.grid.visible = False
         fig.background_fill_color = "#fcfcfd"
+        fig.quad(left="left", right="right", bottom="bottom", top="top", source=self.frames, fill_color=FRAME[0],
+                 fill_alpha=0.55, line_color=FRAME[1], line_dash="dashed", line_width=1.2, level="underlay",
+                 nonselection_fill_alpha=0.55, nonselection_line_alpha=1.0)
+        tabs = fig.rect(
+            x="tx", y="ty", width=NODE_W, height=TAB_H, source=self.frames, fill_color=FRAME[1], line_color=FRAME[1],
+            fill_alpha="alpha", line_alpha="alpha", nonselection_fill_alpha="alpha", nonselection_line_alpha="alpha",
+            selection_fill_alpha="alpha", selection_line_alpha="alpha", border_radius=4,
+        )
+        self.tab_text = fig.text(
+            x="tx", y="ty", text="title", source=self.frames, text_align="center", text_baseline="middle",
+            text_font_size="10px", text_color=FRAME[2], nonselection_text_alpha=1.0,
+        )
         fig.add_layout(Arrow(
             source=self.edges, x_start="x0", y_start="y0", x_end="x1", y_end="y1", line_color="#94a3b8",
             line_alpha="alpha", line_width=1.4, end=NormalHead(size=7, fill_color="#94a3b8", line_color="#94a3b8"),
@@ -188,36 +226,50 @@ class GraphView:
             text_font_size="10px", text_color="#92400e", y_offset=12, background_fill_color="#fffbeb",
             background_fill_alpha=0.9,
         )
-        fig.add_tools(HoverTool(renderers=[boxes], tooltips=TOOLTIP))
-        fit = CustomJS(args=dict(xr=fig.x_range, fig=fig, text=self.text, grad=self.grad_text, flow=self.flow_text),
-                       code=_FONT_JS)
+        fig.add_tools(HoverTool(renderers=[boxes], tooltips=TOOLTIP), TapTool(renderers=[boxes, tabs]))
+        fit = CustomJS(args=dict(xr=fig.x_range, fig=fig, text=self.text, grad=self.grad_text, flow=self.flow_text,
+                                 tab=self.tab_text), code=_FONT_JS)
         fig.x_range.js_on_change("start", fit)
         fig.x_range.js_on_change("end", fit)
         self.figure = fig
         self.height = height
         self._graph, self._pos = {}, {}
-        self._walk = self._step = self._focus = None
+        self._walk = self._step = self._focus = self._collapsed = None
 
-    def update(self, graph, walk=None, step=None):
-        """Show ``graph`` (framed afresh), as it stood after ``step`` steps of ``walk`` if given."""
+    def update(self, graph, walk=None, step=None, modules=None):
+        """Show ``graph`` (framed afresh), as it stood after ``step`` steps of ``walk`` if given.
+        ``modules``: None draws every node; else its module calls are boxes, but for the open
+        ones (the ids in ``modules``), which are frames around their insides."""
         self._graph = graph
-        self._pos = positions(graph.get("nodes", []))
+        self._collapsed = Collapsed(graph, modules) if modules is not None and graph.get("groups") else None
+        shown = self.shown
+        self._pos = positions(shown.get("nodes", []))
         self._focus = None
         self.nodes.selected.indices = []
+        self.frames.selected.indices = []
         self.show_step(walk, step)
-        self._frame(graph.get("nodes", []), self._pos)
+        self._frame(shown.get("nodes", []), self._pos)
+
+    @property
+    def shown(self):
+        """The graph as drawn: with module boxes when modules are grouped."""
+        return self._collapsed.graph if self._collapsed is not None else self._graph
 
     def show_step(self, walk=None, step=None):
         """Redraw the current graph at a step of its backward walk (None: as it is now); the
         zoom stays where the user left it."""
         self._walk, self._step = walk, step
-        graph, pos = self._graph, self._pos
+        graph, pos, collapsed = self._graph, self._pos, self._collapsed
         nodes, flows = graph.get("nodes", []), []
         if walk and walk.get("steps") and step is not None:
             state = state_at(graph, walk, step)
             nodes, flows = state["nodes"], state["flows"]
+            if collapsed is not None:
+                nodes, flows = collapsed.at_step(nodes, flows)
+        elif collapsed is not None:
+            nodes = collapsed.graph["nodes"]
         nodes_cols = node_data(nodes, pos)
-        edge_cols = edge_data(nodes, graph.get("edges", []), pos)
+        edge_cols = edge_data(nodes, self.shown.get("edges", []), pos)
         if self._focus is not None:  # everything off the focused node's paths fades back
             keep = self._focus
             nodes_cols["alpha"] = [a if i in keep else FADED for a, i in zip(nodes_cols["alpha"], nodes_cols["index"])]
@@ -226,6 +278,7 @@ class GraphView:
         self.nodes.data = nodes_cols
         self.edges.data = edge_cols
         self.flows.data = flow_data(flows, pos)
+        self.frames.data = frame_data(collapsed.frames if collapsed is not None else [], pos)
 
     @property
     def focused(self):
@@ -233,7 +286,7 @@ class GraphView:
 
     def focus(self, node_id):
         """Fade all but the paths through ``node_id`` (None: show everything again)."""
-        self._focus = lineage(self._graph, node_id) if node_id is not None else None
+        self._focus = lineage(self.shown, node_id) if node_id is not None else None
         self.show_step(self._walk, self._step)
 
     def _frame(self, nodes, pos, width_px=640):
@@ -263,7 +316,8 @@ class GraphView:
         size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)
         label, small = f"{size if size >= 5 else 0:.1f}px", f"{size * 0.9 if size >= 6 else 0:.1f}px"
         below = NODE_H / 2 / unit + 1  # just under the box, at any zoom
-        for r, font, dy in ((self.text, label, None), (self.grad_text, small, below), (self.flow_text, small, below)):
+        for r, font, dy in ((self.text, label, None), (self.grad_text, small, below), (self.flow_text, small, below),
+                            (self.tab_text, small, None)):
             for glyph in (r.glyph, r.selection_glyph, r.nonselection_glyph):
                 if isinstance(glyph, str):  # "auto": the flows are never selected
                     continue

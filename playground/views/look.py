@@ -11,13 +11,15 @@ STYLE = {
     "output": ("#bbf7d0", "#16a34a", "#14532d"),
     "const": ("#f8fafc", "#cbd5e1", "#64748b"),
     "detached": ("#ffedd5", "#f97316", "#7c2d12"),
+    "module": ("#ede9fe", "#7c3aed", "#4c1d95"),
 }
+FRAME = ("#f5f3ff", "#c4b5fd", "#6d28d9")  # an open module call: fill, border, title
 NODE_W, NODE_H = 2.8, 0.8
 SCALE_X, SCALE_Y = 3.4, 1.55  # layout units (one layer, one row) to figure units; rows leave room for grads
 KIND_NAMES = {
     "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
     "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
-    "detached": "detached tensor",
+    "detached": "detached tensor", "module": "module call (tap to open)",
 }
 
 

@@ -133,6 +133,7 @@ _STEP = {
     "en": {
         "title": "Backward, step {k} of {n}",
         "hint": "tap a node to jump to its step",
+        "module": "in {module}",
         "start": "Nothing has run yet. Backward starts at the output's node with the grad {text}. "
                  "Press ▶ or ⏭ to run the nodes in autograd's order.",
         "received": "received",
@@ -147,6 +148,7 @@ _STEP = {
     "zh": {
         "title": "反向传播：第 {k} / {n} 步",
         "hint": "点击节点可跳到它的那一步",
+        "module": "属于 {module}",
         "start": "还没有节点运行。反向传播从输出的节点开始，初始梯度为 {text}。按 ▶ 或 ⏭ 按 autograd 的顺序运行各节点。",
         "received": "收到的梯度",
         "summed": "收到的梯度（它的 {m} 个使用者传来的梯度之和：链式法则把它们相加）",
@@ -187,6 +189,10 @@ def step_html(snapshot, k, language="en"):
                 f'<div>{escape(words["start"].format(text=text))}</div></div>')
     step = steps[k - 1]
     name = labels.get(step["node"], step["node"])
+    module = next((g["label"] for g in (snapshot.get("graph") or {}).get("groups") or () if step["node"] in g["members"]),
+                  None)
+    if module is not None:  # the module call that made the node
+        hint = f' <span class="ap-muted">({escape(words["module"].format(module=module))})</span>{hint}'
     parts = [f'<div class="ap-step"><div class="ap-step-title">{title}: {escape(name)}{hint}</div>',
              f'<div class="ap-step-rule">{escape(rule_text(name))}</div>']
     if step.get("saved"):  # what the rule computes with: grad_fn._saved_*

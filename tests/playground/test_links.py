@@ -22,6 +22,7 @@ STATE = {
         {"op": "zero_grad"},
     ],
     "step": 2,
+    "modules": ["m0", "m3"],
 }
 
 
