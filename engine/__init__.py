@@ -20,7 +20,7 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          normal, ones, ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                          seed, set_rng_state, tensor, zeros, zeros_like)
 from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
-from ._ops import amin, broadcast_to, ger, outer, unsafe_chunk, unsafe_split  # noqa: E402
+from ._ops import adjoint, amin, broadcast_to, ger, outer, unsafe_chunk, unsafe_split  # noqa: E402
 from ._ops import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa: E402
                    arctanh, asin, asinh, atan2, atanh, deg2rad, erf, erfc, exp2, heaviside, hypot, lerp,
                    logaddexp, logit, nan_to_num, rad2deg, sinc, xlogy)
@@ -35,7 +35,7 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
                    log1p, log2, log10, log_softmax, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
                    masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, negative,
                    nonzero, norm, not_equal, permute, pow, prod, reciprocal, relu, remainder, reshape, round, rsqrt,
-                   rsub, select, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
+                   rsub, select, sgn, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
                    sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
                    where)
 from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2d, atleast_3d, baddbmm,  # noqa: E402

@@ -10,7 +10,7 @@ for _name in (
     "add", "sub", "mul", "div", "true_divide", "pow", "neg", "negative", "abs", "absolute", "square",
     "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sinh",
     "cosh", "atan", "sigmoid", "reciprocal", "relu", "clamp", "clip", "clamp_min", "clamp_max", "floor",
-    "ceil", "round", "trunc", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum",
+    "ceil", "round", "trunc", "frac", "sign", "sgn", "adjoint", "isnan", "isinf", "isfinite", "maximum", "minimum",
     "remainder", "fmod", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
     "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "equal", "allclose", "isclose", "all",
@@ -99,7 +99,9 @@ Tensor.short = _cast(_dtypes.int16)
 Tensor.bool = _cast(_dtypes.bool_)
 Tensor.byte = _cast(_dtypes.uint8)
 Tensor.T = property(_ops.numpy_T)
-Tensor.mT = property(lambda self: _ops.transpose(self, -2, -1))
+Tensor.mT = property(lambda self: _ops._matrix_transpose(self, "mT"))
+Tensor.mH = property(lambda self: _ops._matrix_transpose(self, "mH"))
+Tensor.H = property(lambda self: _ops._matrix_transpose(self, "H"))
 Tensor.__getitem__ = _ops.getitem
 Tensor.__setitem__ = _ops.setitem
 
@@ -313,7 +315,7 @@ for _name, _fn in {
     "floor_": _ops.floor, "ceil_": _ops.ceil, "round_": _ops.round, "reciprocal_": _ops.reciprocal,
     "square_": _ops.square, "masked_fill_": _ops.masked_fill, "t_": _ops.t,
     "transpose_": _ops.transpose, "squeeze_": _ops.squeeze, "unsqueeze_": _ops.unsqueeze,
-    "remainder_": _ops.remainder,
+    "remainder_": _ops.remainder, "sign_": _ops.sign, "sgn_": _ops.sgn,
     **{name + "_": getattr(_ops, name) for name in (
         "erf", "erfc", "asin", "acos", "arcsin", "arccos", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy",
         "lerp", "addcmul", "addcdiv", "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu",

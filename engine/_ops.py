@@ -1476,18 +1476,27 @@ def round(x, *, decimals=0):
     return record(ROUND_DECIMALS, (x,), np.round(x._data, decimals), {"decimals": decimals})
 
 
+def _sign_np(d):
+    """PyTorch's sign: 0 for NaN (its kernel is ``(0 < x) - (x < 0)``), where NumPy's is NaN."""
+    out = np.sign(d)
+    if out.dtype.kind == "f" and np.isnan(out).any():
+        out = np.where(np.isnan(out), out.dtype.type(0), out)
+    return out
+
+
 def _sign(op, x):
     d = x._data
-    return record(op, (x,), d.copy() if d.dtype == np.bool_ else np.sign(d))
+    return record(op, (x,), d.copy() if d.dtype == np.bool_ else _sign_np(d))
 
 
-def sign(x):
-    return _sign(SIGN, x)
+def sign(input):
+    return _sign(SIGN, input)
 
 
-def sgn(x):
-    """``sign`` with its own node (SgnBackward0), as abs and the norms use it in PyTorch."""
-    return _sign(SGN, x)
+def sgn(input):
+    """``sign`` with its own node (SgnBackward0), as abs and the norms use it in PyTorch: the two
+    differ only for complex tensors, which the engine does not have."""
+    return _sign(SGN, input)
 
 
 def isnan(x):
@@ -2283,6 +2292,42 @@ def numpy_T(x):
             "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
             "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)", UserWarning, stacklevel=3)
     return permute(x, tuple(reversed(range(nd))))
+
+
+# The 0-D warnings of the last-two-dims transposes (each a TORCH_WARN_ONCE, at its TensorShape.cpp line).
+_MATRIX_0D_WARNINGS = {
+    "mT": ("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.", 4373),
+    "mH": ("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", 4382),
+    "adjoint()": ("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", 4390),
+    "H": ("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", 4335),
+}
+_warned_matrix_0d = set()
+
+
+def _matrix_transpose(x, name):
+    """``x.mT``, ``x.mH``, ``x.adjoint()``, ``x.H``: a view with the last two dims swapped (with
+    real tensors only, the conjugate of mH, adjoint and H is the identity). A 0-D tensor is returned
+    as it is."""
+    nd = x._data.ndim
+    if nd == 0:
+        if name not in _warned_matrix_0d:
+            _warned_matrix_0d.add(name)
+            text, line = _MATRIX_0D_WARNINGS[name]
+            warnings.warn(f"{text} (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                          f"TensorShape.cpp:{line}.)", UserWarning, stacklevel=3)
+        return x
+    if name == "H":
+        if nd != 2:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {nd}-D tensor."
+                               + (" For batches of matrices, consider using tensor.mH" if nd > 2 else ""))
+    elif nd < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {nd}-D tensor.")
+    return transpose(x, -2, -1)
+
+
+def adjoint(input):
+    """The conjugate transpose of the last two dims, a view: ``input.transpose(-2, -1)`` for real tensors."""
+    return _matrix_transpose(input, "adjoint()")
 
 
 def outer(a, b):
@@ -5292,7 +5337,7 @@ def _pow(a, exponent):
 
 
 _ON_ARRAYS.update({
-    neg: np.negative, sgn: np.sign, mul: np.multiply, pow: _pow, where: np.where, _zero_grad: np.zeros_like,
+    neg: np.negative, sgn: _sign_np, mul: np.multiply, pow: _pow, where: np.where, _zero_grad: np.zeros_like,
     _mul_scalar: np.multiply, _div_scalar: np.true_divide, _add_scalar: np.add,
     sum: _sum, sum_to: _sum_to, expand: _expand,
     reshape: lambda x, *shape: np.reshape(x, _shape_arg(shape)), squeeze: _squeeze, unsqueeze: np.expand_dims,

@@ -161,6 +161,10 @@ case("frac", lambda torch, a: torch.frac(a), values=lambda rng: [rng.integers(-3
 case("round_decimals", lambda torch, a: torch.round(a, decimals=1),
      values=lambda rng: [np.round(rng.uniform(-2, 2, (3, 4)), 1) + 0.02])
 case("sign", lambda torch, a: torch.sign(a))
+case("sign_inplace", lambda torch, a: (a * 1).sign_())
+case("sgn", lambda torch, a: torch.sgn(a) * a)  # (alone, PyTorch's grad is a ZeroTensor)
+case("sgn_method", lambda torch, a: a.sgn() + a)
+case("sgn_inplace", lambda torch, a: (a * 1).sgn_() * a)
 
 # ----- More elementwise math -----
 _ERF_POINTS = [-7.0, -5.5, -3.1, -2.0, -1.3, -0.9, -0.3, 0.1, 0.5, 0.9, 1.3, 2.0, 3.1, 4.4, 5.9, 30.0]  # every interval
@@ -340,6 +344,11 @@ case("t", lambda torch, a: a.t(), S34)
 case("t_fn", lambda torch, a: torch.t(a), S34)
 case("T_2d", lambda torch, a: a.T, S34)
 case("mT", lambda torch, a: a.mT, S234)
+case("mH", lambda torch, a: a.mH, S234)
+case("mH_2d", lambda torch, a: a.mH, S34)
+case("adjoint", lambda torch, a: a.adjoint(), S234)
+case("adjoint_fn", lambda torch, a: torch.adjoint(a), S34)
+case("H", lambda torch, a: a.H, S34)
 case("permute", lambda torch, a: a.permute(2, 0, 1), S234)
 case("permute_tuple", lambda torch, a: torch.permute(a, (1, 2, 0)), S234)
 case("squeeze", lambda torch, a: a.squeeze(), ((3, 1, 4, 1),))

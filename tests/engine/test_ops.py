@@ -1,6 +1,8 @@
 """Every op of ``opinfo.CASES`` against real PyTorch (values, ``grad_fn`` names, ``next_functions``,
 grads) and against finite differences in float64 (first and second order, engine only)."""
 import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -390,6 +392,44 @@ EDGE_CASES = {
     'clamp int float bound': lambda t: t.tensor([-3, 5]).clamp(-1.5, 2.5),
     'neg int': lambda t: -t.tensor([1, 2]),
     'sign int': lambda t: t.tensor([-3, 0, 2]).sign(),
+    'sign sgn nan and zeros': lambda t: [f(t.tensor([float('nan'), -0.0, 0.0, -float('inf'), 2.5], dtype=dt))
+                                         for f in (t.sign, t.sgn, t.Tensor.sgn) for dt in (t.float32, t.float64)],
+    'abs grad at nan': lambda t: (lambda x: (x.abs().sum().backward(), x.grad)[1])(
+        t.tensor([float('nan'), -1.0, 2.0], requires_grad=True)),
+    'sgn int bool uint8': lambda t: [(d.sgn(), t.sgn(d), d.clone().sgn_(), d.clone().sign_())
+                                     for d in (t.tensor([-3, 0, 2]), t.tensor([True, False]),
+                                               t.tensor([3, 0], dtype=t.uint8))],
+    'sign_ sgn_ in place': lambda t: [(r is y, r.grad_fn.name(), y._version, y, y._base is None)
+                                      for f in ('sign_', 'sgn_') for x in [t.tensor([-2., 0., 3.], requires_grad=True)]
+                                      for y in [x * 1] for r in [getattr(y, f)()]],
+    'sign_ sgn_ on a view': lambda t: [(b, b._version, b.grad_fn.name() if b.grad_fn else None)
+                                       for f in ('sign_', 'sgn_') for b in [t.tensor([-2., 5., -3.], requires_grad=True) * 1]
+                                       if getattr(b[1:], f)() is not None],
+    'sign_ on a leaf': lambda t: t.tensor([1.0], requires_grad=True).sign_(),
+    'sgn_ on a leaf': lambda t: t.tensor([1.0], requires_grad=True).sgn_(),
+    'sgn_ sign_ on a leaf under no_grad': lambda t: [(t.no_grad()(getattr(t.Tensor, f))(x), x._version, x.grad_fn)
+                                                     for f in ('sgn_', 'sign_')
+                                                     for x in [t.tensor([-1.5, 2.0], requires_grad=True)]],
+    'sgn keyword input': lambda t: (t.sgn(input=t.tensor([-1.5])), t.sign(input=t.tensor([2.0])),
+                                    t.adjoint(input=t.ones(2, 3)).shape),
+    'mH adjoint views': lambda t: [(y.shape, y.stride(), y._base is x, y.is_contiguous(), y.grad_fn.name(),
+                                    y.grad_fn._saved_dim0, y.grad_fn._saved_dim1)
+                                   for x in [t.ones(2, 3, 4, requires_grad=True) * 1]
+                                   for y in (x.mH, x.adjoint(), t.adjoint(x), x.mT, x[0].H)],
+    'mH writes through': lambda t: (lambda x: (x.mH.mul_(2), x.adjoint()[0].fill_(7.0), x)[2])(
+        t.arange(6.0).reshape(2, 3)),
+    'mH adjoint int bool': lambda t: (t.tensor([[1, 2], [3, 4]]).mH, t.adjoint(t.tensor([[True, False]])),
+                                      t.tensor([[1, 2]], dtype=t.int8).H),
+    'mH adjoint grads': lambda t: (lambda x: (((x.mH * t.arange(6.0).reshape(3, 2)).sum() + x.adjoint()[1].sum()
+                                               + (t.adjoint(x) ** 2).sum() + x.H[2, 0]).backward(), x.grad)[1])(
+        t.arange(6.0).reshape(2, 3).requires_grad_()),
+    'mH of 1-D': lambda t: t.ones(3).mH,
+    'mT of 1-D': lambda t: t.ones(3).mT,
+    'adjoint of 1-D': lambda t: t.ones(3).adjoint(),
+    'torch.adjoint of 1-D': lambda t: t.adjoint(t.ones(3)),
+    'H of 1-D': lambda t: t.ones(3).H,
+    'H of 3-D': lambda t: t.ones(2, 3, 4).H,
+    'H of 4-D': lambda t: t.ones(1, 2, 3, 4).H,
     'round half': lambda t: t.tensor([0.5, 1.5, 2.5, -0.5]).round(),
     'pow int float': lambda t: t.tensor([2, 3]) ** 0.5,
     'pow int int': lambda t: t.tensor([2, 3]) ** 2,
@@ -506,6 +546,24 @@ def test_T_of_non_2d_warns_once(monkeypatch):
         warnings.simplefilter("error")
         engine.ones(3).T  # once per process, like TORCH_WARN_ONCE
         engine.ones(2, 3).T
+
+
+
+@pytest.mark.torch
+def test_matrix_transposes_of_0d_warn_once_each(torch_ref):
+    """``x.mT``, ``x.mH``, ``x.adjoint()`` (one warning with ``torch.adjoint``) and ``x.H`` of a 0-D tensor
+    return it, warning once per process each (TORCH_WARN_ONCE): compared in fresh processes."""
+    code = ("import warnings, {} as t\n"
+            "x = t.tensor(2.0, requires_grad=True)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    same = [f() is x for _ in range(2) for f in (lambda: x.mT, lambda: x.mH, lambda: x.adjoint(),\n"
+            "                                                 lambda: t.adjoint(x), lambda: x.H)]\n"
+            "print(same, [(x.category.__name__, str(x.message)) for x in w])")
+    runs = [subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True, text=True, check=True).stdout
+            for m in ("torch", "engine")]
+    assert runs[1] == runs[0]
+    assert runs[1].count("UserWarning") == 4
 
 
 # ----- A grad that is inf or nan where an op passes none of it: 0 there, as in PyTorch -----
