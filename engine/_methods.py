@@ -13,7 +13,7 @@ for _name in (
     "ceil", "round", "trunc", "frac", "sign", "sgn", "adjoint", "isnan", "isinf", "isfinite", "maximum", "minimum",
     "remainder", "fmod", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
     "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "equal", "allclose", "isclose", "all",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "all",
     "any", "sum", "mean", "prod", "max", "min", "amax", "amin", "outer", "ger", "argmax", "argmin", "var", "std", "logsumexp",
     "norm", "cumsum", "softmax", "log_softmax", "mm", "mv", "dot", "bmm", "addmm", "matmul", "view",
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze",
@@ -27,6 +27,22 @@ for _name in (
     "take_along_dim", "scatter", "scatter_add", "index_add", "index_fill", "index_copy", "index_put",
 ):
     setattr(Tensor, _name, getattr(_ops, _name))
+
+
+# The methods' own messages count positions from ``other`` (1), not ``input`` as the functions do.
+def _equal(self, other=_ops._NO_OTHER):
+    return _ops._equal(0, self, other)
+
+
+def _allclose(self, other=_ops._NO_OTHER, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _ops._allclose(0, self, other, rtol, atol, equal_nan)
+
+
+def _isclose(self, other=_ops._NO_OTHER, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _ops._isclose(0, self, other, rtol, atol, equal_nan)
+
+
+Tensor.equal, Tensor.allclose, Tensor.isclose = _equal, _allclose, _isclose
 
 
 def _flip(self, *dims):

@@ -1565,25 +1565,54 @@ def bitwise_not(x):
     return _wrap(np.invert(x._data))
 
 
-def equal(a, b):
-    return a._data.shape == b._data.shape and bool((a._data == b._data).all())
+_NO_OTHER = object()
 
 
-def _close_operands(name, a, b):
-    for pos, (arg, t) in enumerate((("input", a), ("other", b)), 1):
+def _tensor_operands(name, input, other, first):
+    """PyTorch's argument errors of ``name(input, other)``. ``first`` is the position its messages give
+    ``input``: 1 for ``torch.isclose(a, b)``, 0 for ``a.isclose(b)`` (whose ``other`` is position 1)."""
+    if other is _NO_OTHER:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "other"')
+    if first == 0 and not isinstance(input, Tensor):  # torch.Tensor.isclose(1.0, t)
+        raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a "
+                        f"'{type(input).__name__}' object")
+    for pos, (arg, t) in enumerate((("input", input), ("other", other)), first):
         if not isinstance(t, Tensor):
             raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"{_scalar_type(a)} did not match {_scalar_type(b)}")
-    return a._data, b._data
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(np.allclose(*_close_operands("allclose", a, b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+def _equal(first, input, other):
+    _tensor_operands("equal", input, other, first)
+    return input._data.shape == other._data.shape and bool((input._data == other._data).all())
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _wrap(np.isclose(*_close_operands("isclose", a, b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+def equal(input, other=_NO_OTHER):
+    return _equal(1, input, other)
+
+
+def _close_operands(name, input, other, first):
+    _tensor_operands(name, input, other, first)
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"{_scalar_type(input)} did not match {_scalar_type(other)}")
+    return input._data, other._data
+
+
+def _allclose(first, input, other, rtol, atol, equal_nan):
+    return bool(np.allclose(*_close_operands("allclose", input, other, first), rtol=rtol, atol=atol,
+                            equal_nan=equal_nan))
+
+
+def allclose(input, other=_NO_OTHER, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _allclose(1, input, other, rtol, atol, equal_nan)
+
+
+def _isclose(first, input, other, rtol, atol, equal_nan):
+    return _wrap(np.isclose(*_close_operands("isclose", input, other, first), rtol=rtol, atol=atol,
+                            equal_nan=equal_nan))
+
+
+def isclose(input, other=_NO_OTHER, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _isclose(1, input, other, rtol, atol, equal_nan)
 
 
 def all(x, dim=None, keepdim=False):

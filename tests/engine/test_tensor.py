@@ -133,6 +133,10 @@ COMPARISONS = {
     "broadcast_mismatch": lambda t: t.ones(2) == t.ones(3),
     "allclose_isclose": lambda t: (t.allclose(t.tensor([1.0]), t.tensor([1.0 + 1e-7])),
                                    t.isclose(t.tensor([1.0, 2.0]), t.tensor([1.0, 2.1]))),
+    "allclose_isclose_equal_methods": lambda t: (
+        t.tensor([1.0, 2.0]).isclose(t.tensor([1.0, 2.1]), 0.1), t.tensor([1.0]).allclose(t.tensor([1.2]), atol=0.3),
+        t.tensor([float("nan")]).isclose(t.tensor([float("nan")]), equal_nan=True), t.ones(2).equal(t.ones(2)),
+        t.ones(2).equal(t.ones(3)), t.isclose(t.ones(2), other=t.ones(2)), t.equal(input=t.ones(1), other=t.ones(1))),
 }
 
 DEVICES = {
