@@ -16,19 +16,19 @@ _SOURCE_JS = """(name) => {
 }"""
 
 
-_NODE_POINT_JS = """(label) => {
+_POINT_JS = """([source, column, value, xs, ys]) => {
   const doc = Bokeh.documents[Bokeh.documents.length - 1];
   const fig = doc.get_model_by_name('graph_figure');
-  const src = doc.get_model_by_name('graph_nodes');
+  const src = doc.get_model_by_name(source);
   const d = src.data instanceof Map ? Object.fromEntries(src.data) : src.data;
-  const i = Array.from(d.label).indexOf(label);
+  const i = Array.from(d[column]).indexOf(value);
   for (const root of Object.values(Bokeh.index)) {
     const stack = [root];
     while (stack.length) {
       const v = stack.pop();
       if (v.model === fig) {
         const box = v.canvas_view.el.getBoundingClientRect();
-        return [box.left + v.frame.x_scale.compute(d.x[i]), box.top + v.frame.y_scale.compute(d.y[i])];
+        return [box.left + v.frame.x_scale.compute(d[xs][i]), box.top + v.frame.y_scale.compute(d[ys][i])];
       }
       for (const c of (v.child_views || [])) stack.push(c);
     }
@@ -117,8 +117,23 @@ class PlaygroundPage:
 
     def tap(self, label):
         """Click the graph node labelled ``label`` where it is drawn on the canvas."""
-        x, y = self.page.evaluate(_NODE_POINT_JS, label)
-        self.page.mouse.click(x, y)
+        self._click_at(["graph_nodes", "label", label, "x", "y"])
+
+    def _click_at(self, where, timeout=10.0):
+        # A redraw sends the data before the new zoom: click once the point has stayed put a moment.
+        point, end = None, time.monotonic() + timeout
+        while True:
+            now = self.page.evaluate(_POINT_JS, where)
+            if now == point or time.monotonic() > end:
+                break
+            point = now
+            time.sleep(0.3)
+        self.page.mouse.move(1, 1)  # away first: the tooltip of the last node hovered may cover the point
+        self.page.mouse.click(*point)
+
+    def tap_tab(self, title):
+        """Click the title tab of an open module call (``graph_frames``), e.g. "▾ model"."""
+        self._click_at(["graph_frames", "title", title, "tx", "ty"])
 
     def step_text(self):
         return " ".join(self.page.locator(".ap-step").all_inner_texts())

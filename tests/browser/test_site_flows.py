@@ -112,6 +112,59 @@ def test_backward_steps_and_their_link(site, context):
                    what="the link reopens at step 1")
 
 
+MLP = """\
+import torch.nn as nn
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(3, 4)
+        self.fc2 = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+model = MLP()
+loss = model(torch.randn(2, 3)).pow(2).mean()
+"""
+MODULES_BOX = "modules as boxes (tap one to open it, its tab to close it)"
+
+
+def _modules(data):
+    return [label for label, kind in zip(data["label"], data["kind"]) if kind == "module"]
+
+
+def test_module_boxes_open_close_step_and_link(site, context):
+    site.run(MLP)
+    site.wait_for(lambda d: "AddmmBackward0" in d["label"], what="the MLP's graph")
+    site.check(MODULES_BOX)
+    site.wait_for(lambda d: _modules(d) == ["model"] and "AddmmBackward0" not in d["label"], what="one box")
+    site.tap("model")
+    site.wait_for(lambda d: sorted(_modules(d)) == ["model.fc1", "model.fc2"], what="the model opened")
+    assert site.source("graph_frames")["title"] == ["▾ model"]
+    site.tap("model.fc1")
+    site.wait_for(lambda d: _modules(d) == ["model.fc2"] and "AddmmBackward0" in d["label"], what="fc1 opened")
+    site.tap_tab("▾ model")  # closes the model and what is open inside it
+    site.wait_for(lambda d: _modules(d) == ["model"], what="the model closed")
+    assert site.source("graph_frames")["title"] == []
+    site.tap("model")
+    site.wait_for(lambda d: sorted(_modules(d)) == ["model.fc1", "model.fc2"], what="the model opened again")
+    site.click("Backward")
+    site.step("first")
+    for _ in range(3):
+        site.step("next")
+    data = site.wait_for(lambda d: _current(d) == "model.fc2" and "step 3 of 11" in site.step_text(),
+                         what="step 3 inside fc2's box")
+    assert "AddmmBackward0 (in model.fc2)" in site.step_text()
+    assert data["line"][data["label"].index("model.fc1")] == "#cbd5e1"  # still to run: a ghost
+    url = site.shared_url(lambda state: state["modules"] == ["m0"] and state["step"] == 3)
+    other = PlaygroundPage(context.new_page(), timeout=READY_MS)
+    other.page.goto(url)
+    other.wait_ready()
+    other.wait_for(lambda d: _current(d) == "model.fc2" and sorted(_modules(d)) == ["model.fc1", "model.fc2"],
+                   timeout=60, what="the link reopens the open model at step 3")
+
+
 ENGINE_CHECKS_PAGE = "__engine_checks.html"
 
 
