@@ -379,3 +379,11 @@ def test_an_action_that_prints_nothing_keeps_the_run_output_in_view():
     assert s.backward("y").stdout == "hook tensor([3., 3.])\n"
     snap = s.backward("y")
     assert not snap.ok and snap.stdout == "" and "second time" in snap.error["message"]
+
+
+def test_subprocess_module_calls_cross_to_the_parent(child):
+    snap = child.run("import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))\n"
+                     "loss = model(torch.ones(1, 2)).sum()\n")
+    assert [(g["id"], g["label"], g["type"], g["parent"]) for g in snap.graph["groups"]] == [
+        ("m0", "model", "Sequential", None), ("m1", "model.0", "Linear", "m0"), ("m3", "model.2", "Linear", "m0")]
+    assert snap.graph["groups"][0]["about"].startswith("Sequential(\n  (0): Linear(in_features=2, out_features=3")
