@@ -131,12 +131,17 @@ def is_freed(fn):
     return False
 
 
-def collect_tensors(namespace, tensor_type, order=(), module_type=None, limit=MAX_NAMED):
-    """[(label, tensor)] for tensors bound to names, one level into lists/tuples/dicts, module
-    parameters (``model.weight``) and leaves' ``.grad`` when it has a graph (create_graph)."""
+def bound_values(namespace, order=()):
+    """(name, value) of the user's names: those in ``order`` (as the code binds them) first."""
     names = [n for n in order if n in namespace]
     seen = set(names)
     names += [n for n in namespace if n not in seen]
+    return [(n, namespace[n]) for n in names if not n.startswith("__")]
+
+
+def collect_tensors(namespace, tensor_type, order=(), module_type=None, limit=MAX_NAMED):
+    """[(label, tensor)] for tensors bound to names, one level into lists/tuples/dicts, module
+    parameters (``model.weight``) and leaves' ``.grad`` when it has a graph (create_graph)."""
     found = []
 
     def add(label, value):
@@ -149,10 +154,7 @@ def collect_tensors(namespace, tensor_type, order=(), module_type=None, limit=MA
             if grad is not None and grad.grad_fn is not None:
                 found.append((f"{label}.grad", grad))
 
-    for name in names:
-        if name.startswith("__"):
-            continue
-        value = namespace[name]
+    for name, value in bound_values(namespace, order):
         if isinstance(value, tensor_type):
             add(name, value)
         elif isinstance(value, (list, tuple)):

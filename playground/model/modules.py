@@ -11,6 +11,7 @@ AccumulateGrad, go in the innermost call that all their uses lie in.
 import itertools
 from dataclasses import dataclass
 
+from .graph import MAX_CONTAINER, bound_values
 from .layout import layered_layout
 from .runner import safe_repr
 
@@ -91,8 +92,6 @@ def module_names(namespace, module_type, order=()):
     names = {}
     if module_type is None:
         return names
-    keys = [n for n in order if n in namespace]
-    keys += [n for n in namespace if n not in set(keys)]
 
     def add(prefix, module):
         try:
@@ -102,14 +101,11 @@ def module_names(namespace, module_type, order=()):
         for sub, m in subs:
             names.setdefault(id(m), f"{prefix}.{sub}" if sub else prefix)
 
-    for key in keys:
-        if key.startswith("__"):
-            continue
-        value = namespace[key]
+    for key, value in bound_values(namespace, order):
         if isinstance(value, module_type):
             add(key, value)
         elif isinstance(value, (list, tuple)):
-            for i, item in enumerate(value[:50]):
+            for i, item in enumerate(value[:MAX_CONTAINER]):
                 if isinstance(item, module_type):
                     add(f"{key}[{i}]", item)
     return names

@@ -65,6 +65,13 @@ def test_a_module_called_twice_is_two_calls_and_its_shared_parameters_stay_outsi
         ("layer #1", ["AddmmBackward0", "TBackward0"]), ("layer #2", ["AddmmBackward0", "TBackward0"])]
 
 
+def test_modules_in_a_list_and_unnamed_ones(session):
+    snap = session.run("import torch.nn as nn\nlayers = [nn.Linear(2, 2), nn.Linear(2, 2)]\nx = torch.ones(1, 2)\n"
+                       "out = nn.Linear(2, 1)(layers[1](layers[0](x))).sum()\n")
+    assert [(g["label"], g["type"]) for g in snap.graph["groups"]] == [
+        ("layers[0]", "Linear"), ("layers[1]", "Linear"), ("Linear", "Linear")]  # (no name: its type)
+
+
 def test_a_parameter_also_used_outside_the_module_stays_outside(session):
     snap = session.run("import torch.nn as nn\nm = nn.Linear(2, 2)\nx = torch.ones(1, 2)\n"
                        "out = m(x).sum() + m.weight.sum()\n")
