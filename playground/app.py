@@ -11,7 +11,7 @@ import panel as pn
 import param
 
 from playground.model import examples, links
-from playground.model.modules import BOX
+from playground.model.modules import BOX, closing
 from playground.model.session import make_session
 from playground.views import panels
 from playground.views.graph import KIND_NAMES, STYLE, GraphView
@@ -281,16 +281,7 @@ class Playground(pn.viewable.Viewer):
         ids = self.graph.frames.data.get("index") or []
         if not new or new[0] >= len(ids) or self._modules is None:
             return
-        parents = {g["id"]: g["parent"] for g in (self.snapshot.get("graph") or {}).get("groups") or ()}
-
-        def inside(gid):
-            while gid is not None:
-                if gid == ids[new[0]]:
-                    return True
-                gid = parents.get(gid)
-            return False
-
-        self._modules = {g for g in self._modules if not inside(g)}
+        self._modules = closing(self.snapshot.get("graph") or {}, self._modules, ids[new[0]])
         self._redraw()
 
     def _set_steps(self, walk):

@@ -5,8 +5,8 @@ the call it ran inside, and the grad_fn sequence number before and after it. A g
 in between belongs to that call (the innermost one). A module's parameters, with their
 AccumulateGrad, go in the innermost call that all their uses lie in.
 
-``collapse`` then draws every call that is not open as one box (its members hidden), and
-``Collapsed`` maps a backward step onto that picture.
+``Collapsed`` then draws every call that is not open as one box (its members hidden) and maps a
+backward step onto that picture; ``closing`` closes a call and the calls inside it.
 """
 import itertools
 from dataclasses import dataclass
@@ -123,7 +123,7 @@ def module_groups(graph, calls, names):
             seq = fn._sequence_nr()
         except Exception:  # noqa: BLE001
             continue
-        if seq < NO_END and not hasattr(fn, "variable"):
+        if not hasattr(fn, "variable"):  # (an AccumulateGrad's number is UINT64_MAX, made by no call)
             fns.append((seq, node_id))
     fns.sort()
     owner = {}
@@ -184,9 +184,9 @@ def _adopt_parameters(graph, calls, owner):
     """A parameter of a called module, and its AccumulateGrad, join the innermost call around all
     the nodes that use it (none, when it is also used outside every call)."""
     params = set()
-    for c in calls:
+    for module in {id(c.module): c.module for c in calls}.values():  # (a module called in a loop: once)
         try:
-            params.update(id(p) for p in c.module.parameters())
+            params.update(id(p) for p in module.parameters())
         except Exception:  # noqa: BLE001
             continue
     leaf_of, users = {}, {}
@@ -233,8 +233,7 @@ class Collapsed:
 
     def __init__(self, graph, open_ids=()):
         groups = graph.get("groups") or []
-        self.source = graph
-        self.open = set(open_ids)
+        open_ids = set(open_ids)
         by_id = {g["id"]: g for g in groups}
         owner = {m: g["id"] for g in groups for m in g["members"]}
         box_memo = {}
@@ -243,7 +242,7 @@ class Collapsed:
             if gid not in box_memo:
                 g = by_id[gid]
                 up = box_of(g["parent"]) if g["parent"] is not None else None
-                box_memo[gid] = up if up is not None else (None if gid in self.open else gid)
+                box_memo[gid] = up if up is not None else (None if gid in open_ids else gid)
             return box_memo[gid]
 
         for g in groups:  # parents first (they come first), so box_of recurses one level
@@ -318,6 +317,18 @@ class Collapsed:
             if a != b:
                 moved.append({**f, "from": a, "to": b})
         return out, moved
+
+
+def closing(graph, open_ids, gid):
+    """``open_ids`` once the call ``gid`` is closed again, and every call inside it."""
+    parents = {g["id"]: g["parent"] for g in graph.get("groups") or ()}
+
+    def inside(g):
+        while g is not None and g != gid:
+            g = parents.get(g)
+        return g is not None
+
+    return {g for g in open_ids if not inside(g)}
 
 
 def _box_node(group, members):

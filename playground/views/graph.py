@@ -8,7 +8,7 @@ from playground.model.modules import Collapsed
 from playground.model.steps import state_at
 
 from .look import (CURRENT_LINE, FRAME, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, caption,  # noqa: F401
-                   grad_short, positions, short)
+                   fit, grad_short, positions, short)
 from .rules import rule_text
 
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
@@ -45,7 +45,7 @@ NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "val
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
 FADED = 0.12  # alpha of what lies off the focused node's paths
 FLOW_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "lx", "ly", "text")
-FRAME_COLUMNS = ("index", "left", "right", "bottom", "top", "tx", "ty", "title", "alpha")
+FRAME_COLUMNS = ("index", "left", "right", "bottom", "top", "tx", "ty", "title")
 FRAME_PAD, TAB_H = 0.22, 0.42  # figure units: room around an open module's nodes, its title tab
 
 
@@ -162,7 +162,7 @@ def frame_data(frames, pos):
         bottom = min(p[1] for p in pts) - NODE_H / 2 - pad - NODE_H * 0.5  # (the grad under a box)
         top = max(p[1] for p in pts) + NODE_H / 2 + FRAME_PAD + outer * (TAB_H + 0.1)  # tabs clear of each other
         for k, v in zip(FRAME_COLUMNS, (f["id"], left, right, bottom, top, left + NODE_W / 2, top + TAB_H / 2,
-                                        "▾ " + caption({"kind": "function", "label": f["label"]}), 1.0)):
+                                        "▾ " + fit(f["label"]))):
             cols[k].append(v)
     return cols
 
@@ -190,8 +190,7 @@ class GraphView:
                  nonselection_fill_alpha=0.55, nonselection_line_alpha=1.0)
         tabs = fig.rect(
             x="tx", y="ty", width=NODE_W, height=TAB_H, source=self.frames, fill_color=FRAME[1], line_color=FRAME[1],
-            fill_alpha="alpha", line_alpha="alpha", nonselection_fill_alpha="alpha", nonselection_line_alpha="alpha",
-            selection_fill_alpha="alpha", selection_line_alpha="alpha", border_radius=4,
+            nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0, border_radius=4,  # (a tapped tab: none fade)
         )
         self.tab_text = fig.text(
             x="tx", y="ty", text="title", source=self.frames, text_align="center", text_baseline="middle",

@@ -56,17 +56,17 @@ def positions(nodes):
 MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)
 
 
-def _fit(label):
+def fit(label):
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
 def caption(n):
     if n["kind"] in ("function", "accumulate"):
-        return _fit(n["label"]) + ("\n(freed)" if n.get("freed") else "")
+        return fit(n["label"]) + ("\n(freed)" if n.get("freed") else "")
     sub = n.get("shape_text") or ""
     if n.get("dtype") and n["dtype"] not in ("torch.float32",):
         sub += f" {n['dtype'].replace('torch.', '')}"
-    return f"{_fit(n['label'])}\n{sub}" if sub else _fit(n["label"])
+    return f"{fit(n['label'])}\n{sub}" if sub else fit(n["label"])
 
 
 def grad_short(n, limit=30):
