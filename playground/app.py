@@ -212,8 +212,8 @@ class Playground(pn.viewable.Viewer):
             self.gradient_input.value = state["gradient"] or ""
             self.retain_box.value = state["retain_graph"]
             self.create_box.value = state["create_graph"]
-            self._modules = set(state["modules"]) if state["modules"] is not None else None
-            self._modules_chosen = True
+            self._modules = set(state["modules"]) if isinstance(state["modules"], list) else None
+            self._modules_chosen = state["modules"] is not None
             self.modules_box.value = self._modules is not None
         self._pending_output = state["output"]
         self._pending_step = state["step"]
@@ -361,7 +361,8 @@ class Playground(pn.viewable.Viewer):
             "language": self.language,
             "actions": [] if snap.get("stale") else list(replay.get("actions") or []),
             "step": self._shared_step(),
-            "modules": sorted(self._modules, key=lambda g: int(g[1:])) if self._modules is not None else None,
+            "modules": (sorted(self._modules, key=lambda g: int(g[1:])) if self._modules is not None
+                        else False if self._modules_chosen else None),
         }
 
     def _shared_step(self):

@@ -27,7 +27,9 @@ DEFAULTS = {
     "language": "en",
     "actions": [],
     "step": None,  # the backward step in view (the last one when None)
-    "modules": None,  # modules drawn as boxes: the ids of the open ones (None: every node drawn)
+    # modules drawn as boxes: the ids of the open ones; False: every node drawn, as the user chose;
+    # None: not chosen (a big graph of modules starts with boxes)
+    "modules": None,
 }
 _TYPES = {
     "code": (str,),
@@ -39,7 +41,7 @@ _TYPES = {
     "language": (str,),
     "actions": (list,),
     "step": (int, type(None)),
-    "modules": (list, type(None)),
+    "modules": (list, bool, type(None)),
 }
 _GROUP_ID = re.compile(r"m[0-9]{1,6}")
 
@@ -80,8 +82,8 @@ def validate(state):
         clean[key] = value
     if type(clean["step"]) is bool or (clean["step"] is not None and clean["step"] < 0):
         raise LinkError("This link is damaged: 'step' should be a step number.")
-    if clean["modules"] is not None and not all(isinstance(g, str) and _GROUP_ID.fullmatch(g)
-                                                 for g in clean["modules"]):
+    if clean["modules"] is True or isinstance(clean["modules"], list) and not all(
+            isinstance(g, str) and _GROUP_ID.fullmatch(g) for g in clean["modules"]):
         raise LinkError("This link is damaged: 'modules' should list module calls.")
     if clean["language"] not in LANGUAGES:
         clean["language"] = "en"

@@ -268,23 +268,23 @@ class Collapsed:
                 continue
             seen.add(key)
             edges.append({**e, "from": a, "to": b})
+        drawn, clusters = {}, {}  # an open call frames its members and open sub-calls
+        placed = [(node_id, gid) for node_id, gid in owner.items()
+                  if node_id not in self.shown and node_id in nodes_by_id]
+        placed += [(box, by_id[box[len(BOX):]]["parent"]) for box in inside]
+        for node_id, gid in placed:
+            chain = []
+            while gid is not None:
+                drawn.setdefault(gid, []).append(node_id)
+                chain.append(gid)
+                gid = by_id[gid]["parent"]
+            if chain:
+                clusters[node_id] = tuple(reversed(chain))
         ids = [n["id"] for n in nodes]
-        pos = layered_layout(ids, [(e["to"], e["from"]) for e in edges if e["kind"] != "saved"])
+        pos = layered_layout(ids, [(e["to"], e["from"]) for e in edges if e["kind"] != "saved"], clusters=clusters)
         for n in nodes:
             n["x"], n["y"] = pos[n["id"]]
         self.graph = {**graph, "nodes": nodes, "edges": edges}
-        drawn = {}
-        for node_id, gid in owner.items():  # an open call frames its members and open sub-calls
-            if node_id in self.shown or node_id not in nodes_by_id:
-                continue
-            while gid is not None:
-                drawn.setdefault(gid, []).append(node_id)
-                gid = by_id[gid]["parent"]
-        for box in inside:
-            gid = by_id[box[len(BOX):]]["parent"]
-            while gid is not None:
-                drawn.setdefault(gid, []).append(box)
-                gid = by_id[gid]["parent"]
         depth = {}
         for g in groups:
             depth[g["id"]] = depth[g["parent"]] + 1 if g["parent"] is not None else 0

@@ -7,8 +7,8 @@ from playground.model.graph import lineage
 from playground.model.modules import Collapsed
 from playground.model.steps import state_at
 
-from .look import (CURRENT_LINE, FRAME, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, caption,  # noqa: F401
-                   fit, grad_short, positions, short)
+from .look import (CURRENT_LINE, FRAME, KIND_NAMES, NODE_H, NODE_W, PENDING, STYLE, bands,  # noqa: F401
+                   caption, fit, grad_short, positions, short)
 from .rules import rule_text
 
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
@@ -45,7 +45,7 @@ NODE_COLUMNS = ("index", "x", "y", "label", "caption", "kind", "kind_name", "val
 EDGE_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "alpha")
 FADED = 0.12  # alpha of what lies off the focused node's paths
 FLOW_COLUMNS = ("start", "end", "x0", "y0", "x1", "y1", "lx", "ly", "text")
-FRAME_COLUMNS = ("index", "left", "right", "bottom", "top", "tx", "ty", "title")
+FRAME_COLUMNS = ("index", "xs", "ys", "tx", "ty", "title")
 FRAME_PAD, TAB_H = 0.22, 0.42  # figure units: room around an open module's nodes, its title tab
 
 
@@ -146,25 +146,53 @@ def flow_data(flows, pos):
     return cols
 
 
-def frame_data(frames, pos):
-    """An open module call: a frame around what is drawn of it, with a title tab above its top
-    left corner (tapped, it closes the call again). Outer calls get wider frames."""
+def frame_data(frames, pos, band=None):
+    """An open module call: a frame around what is drawn of it, column by column (the layout keeps
+    a call's nodes together in each column, so the frame covers no other node), with a title tab
+    above its top left corner (tapped, it closes the call again). Outer calls get wider frames.
+    ``band``: node id -> the band a wrapped graph draws it in; a call across bands gets a frame
+    in each."""
     cols = {k: [] for k in FRAME_COLUMNS}
     deepest = max((f["depth"] for f in frames), default=0)
     for f in frames:
-        pts = [pos[m] for m in f["members"] if m in pos]
-        if not pts:
+        pieces = {}
+        for m in f["members"]:
+            if m in pos:
+                x, y = pos[m]
+                spans = pieces.setdefault(band.get(m, 0) if band else 0, {})
+                lo, hi = spans.get(x, (y, y))
+                spans[x] = (min(lo, y), max(hi, y))
+        if not pieces:
             continue
         outer = deepest - f["depth"]
-        pad = FRAME_PAD * (1 + outer)
-        left = min(p[0] for p in pts) - NODE_W / 2 - pad
-        right = max(p[0] for p in pts) + NODE_W / 2 + pad
-        bottom = min(p[1] for p in pts) - NODE_H / 2 - pad - NODE_H * 0.5  # (the grad under a box)
-        top = max(p[1] for p in pts) + NODE_H / 2 + FRAME_PAD + outer * (TAB_H + 0.1)  # tabs clear of each other
-        for k, v in zip(FRAME_COLUMNS, (f["id"], left, right, bottom, top, left + NODE_W / 2, top + TAB_H / 2,
+        px, py, tab = [], [], None
+        for b in sorted(pieces):
+            if px:
+                px.append(float("nan"))
+                py.append(float("nan"))
+            corner = _frame_outline(pieces[b], outer, px, py)
+            tab = tab or corner
+        for k, v in zip(FRAME_COLUMNS, (f["id"], px, py, tab[0] + NODE_W / 2, tab[1] + TAB_H / 2,
                                         "▾ " + fit(f["label"]))):
             cols[k].append(v)
     return cols
+
+
+def _frame_outline(spans, outer, px, py):
+    """Append to ``px``/``py`` the outline around ``spans`` (column x -> lowest and highest y of
+    the nodes framed there): stepped where neighbouring columns differ. Returns its top left."""
+    pad = FRAME_PAD * (1 + outer)
+    xs = sorted(spans)
+    edges = [xs[0] - NODE_W / 2 - pad] + [(a + b) / 2 for a, b in zip(xs, xs[1:])] + [xs[-1] + NODE_W / 2 + pad]
+    tops = [spans[x][1] + NODE_H / 2 + FRAME_PAD + outer * (TAB_H + 0.1) for x in xs]  # tabs clear of each other
+    bottoms = [spans[x][0] - NODE_H / 2 - pad - NODE_H * 0.5 for x in xs]  # (the grad under a box)
+    for i, top in enumerate(tops):
+        px += [edges[i], edges[i + 1]]
+        py += [top, top]
+    for i in reversed(range(len(xs))):
+        px += [edges[i + 1], edges[i]]
+        py += [bottoms[i], bottoms[i]]
+    return edges[0], tops[0]
 
 
 class GraphView:
@@ -185,9 +213,9 @@ class GraphView:
         fig.axis.visible = False
         fig.grid.visible = False
         fig.background_fill_color = "#fcfcfd"
-        fig.quad(left="left", right="right", bottom="bottom", top="top", source=self.frames, fill_color=FRAME[0],
-                 fill_alpha=0.55, line_color=FRAME[1], line_dash="dashed", line_width=1.2, level="underlay",
-                 nonselection_fill_alpha=0.55, nonselection_line_alpha=1.0)
+        fig.patches(xs="xs", ys="ys", source=self.frames, fill_color=FRAME[0],
+                    fill_alpha=0.55, line_color=FRAME[1], line_dash="dashed", line_width=1.2, level="underlay",
+                    nonselection_fill_alpha=0.55, nonselection_line_alpha=1.0)
         tabs = fig.rect(
             x="tx", y="ty", width=NODE_W, height=TAB_H, source=self.frames, fill_color=FRAME[1], line_color=FRAME[1],
             nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0, border_radius=4,  # (a tapped tab: none fade)
@@ -232,7 +260,7 @@ class GraphView:
         fig.x_range.js_on_change("end", fit)
         self.figure = fig
         self.height = height
-        self._graph, self._pos = {}, {}
+        self._graph, self._pos, self._bands = {}, {}, None
         self._walk = self._step = self._focus = self._collapsed = None
 
     def update(self, graph, walk=None, step=None, modules=None):
@@ -243,6 +271,7 @@ class GraphView:
         self._collapsed = Collapsed(graph, modules) if modules is not None and graph.get("groups") else None
         shown = self.shown
         self._pos = positions(shown.get("nodes", []))
+        self._bands = bands(shown.get("nodes", [])) if self._collapsed is not None else None
         self._focus = None
         self.nodes.selected.indices = []
         self.frames.selected.indices = []
@@ -277,7 +306,7 @@ class GraphView:
         self.nodes.data = nodes_cols
         self.edges.data = edge_cols
         self.flows.data = flow_data(flows, pos)
-        self.frames.data = frame_data(collapsed.frames if collapsed is not None else [], pos)
+        self.frames.data = frame_data(collapsed.frames if collapsed is not None else [], pos, self._bands)
 
     @property
     def focused(self):

@@ -29,13 +29,12 @@ BAND_LAYERS = 12  # a graph deeper than this wraps into bands, so it fits a scre
 def positions(nodes):
     """Figure coordinates per node id. Long graphs wrap into bands that snake left-right-left, so
     consecutive bands meet at the same side and the whole graph keeps a readable aspect."""
-    layers = sorted({n["x"] for n in nodes})
-    if len(layers) <= BAND_LAYERS + 4:
+    rank = _ranks(nodes)
+    if rank is None:
         return {n["id"]: (n["x"] * SCALE_X, -n["y"] * SCALE_Y) for n in nodes}
-    rank = {x: i for i, x in enumerate(layers)}
     rows = {}
     for n in nodes:
-        band = rank[n["x"]] // BAND_LAYERS
+        band = rank[n["id"]] // BAND_LAYERS
         lo, hi = rows.get(band, (n["y"], n["y"]))
         rows[band] = (min(lo, n["y"]), max(hi, n["y"]))
     offset, top = {}, 0.0
@@ -45,12 +44,26 @@ def positions(nodes):
         top += hi - lo + 1.6
     out = {}
     for n in nodes:
-        r = rank[n["x"]]
-        band, col = divmod(r, BAND_LAYERS)
+        band, col = divmod(rank[n["id"]], BAND_LAYERS)
         if band % 2:
             col = BAND_LAYERS - 1 - col
         out[n["id"]] = (col * SCALE_X, -(n["y"] + offset[band]) * SCALE_Y)
     return out
+
+
+def bands(nodes):
+    """The band each node is drawn in (see positions); empty when the graph is not wrapped."""
+    rank = _ranks(nodes)
+    return {} if rank is None else {i: r // BAND_LAYERS for i, r in rank.items()}
+
+
+def _ranks(nodes):
+    """Each node's layer number, when the graph is long enough to wrap (else None)."""
+    layers = sorted({n["x"] for n in nodes})
+    if len(layers) <= BAND_LAYERS + 4:
+        return None
+    rank = {x: i for i, x in enumerate(layers)}
+    return {n["id"]: rank[n["x"]] for n in nodes}
 
 
 MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)

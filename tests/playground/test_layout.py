@@ -84,3 +84,22 @@ def test_100k_chain_without_recursion_limits():
     coords = layered_layout(ids, edges)
     assert sys.getrecursionlimit() == limit
     assert coords["n99999"] == (99_999, 0)
+
+
+def test_a_cluster_keeps_together_in_every_layer_with_room_around_it():
+    # without clusters b sits between a and c (and e between d and f)
+    ids = ["a", "b", "c", "d", "e", "f"]
+    edges = [("a", "d"), ("b", "e"), ("c", "f")]
+    plain = layered_layout(ids, edges)
+    assert sorted(ids, key=lambda i: (plain[i][0], -plain[i][1])) == ["a", "b", "c", "d", "e", "f"]
+    inner = {"a": ("C",), "c": ("C",), "d": ("C",), "f": ("C",)}
+    coords = layered_layout(ids, edges, clusters=inner)
+    assert rounded(coords) == {"b": (0, 1.2), "a": (0, -0.2), "c": (0, -1.2), "e": (1, 1.2), "d": (1, -0.2),
+                               "f": (1, -1.2)}
+    # nested: the inner cluster D keeps together inside C, with room at each border it crosses
+    coords = layered_layout(["p", "q", "r", "s"], [], clusters={"q": ("C", "D"), "s": ("C", "D"), "r": ("C",)})
+    assert rounded(coords) == {"p": (0, 1.9), "r": (0, 0.5), "q": (0, -0.9), "s": (0, -1.9)}
+
+
+def rounded(coords):
+    return {i: (round(x, 9), round(y, 9)) for i, (x, y) in coords.items()}

@@ -1,5 +1,7 @@
 """Module calls as boxes: which nodes each nn.Module call made, the picture with calls collapsed or
 open, a backward step on that picture, the app's control and share links."""
+import math
+
 import pytest
 from needs import require
 
@@ -150,13 +152,70 @@ def test_a_backward_step_on_boxes(session):
                                                                                    "model.fc2": "done"}
 
 
+RESIDUAL = """\
+import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.norm = nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d))
+
+    def forward(self, x):
+        return x + self.ff(self.norm(x))
+
+model = nn.Sequential(Block(4), Block(4), nn.Linear(4, 1))
+x = torch.randn(3, 4)
+loss = model(x).pow(2).mean()
+"""
+DEEP = "import torch.nn as nn\nmodel = nn.Sequential(*[nn.Sequential(nn.Linear(2, 2), nn.Tanh()) for _ in range(20)])\n" \
+       "loss = model(torch.ones(1, 2)).sum()\n"
+
+
+def inside(px, py, x, y):
+    """Whether (x, y) lies in the outline (NaN-separated pieces), by ray casting."""
+    hits, piece = 0, []
+    for a, b in list(zip(px, py)) + [(math.nan, math.nan)]:
+        if math.isnan(a):
+            for (x0, y0), (x1, y1) in zip(piece, piece[1:] + piece[:1]):
+                if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                    hits += 1
+            piece = []
+        else:
+            piece.append((a, b))
+    return hits % 2 == 1
+
+
+@pytest.mark.parametrize("code, opened", [(RESIDUAL, ["model", "model.0", "model.0.ff", "model.1"]),
+                                          (DEEP, ["model", "model.3", "model.4", "model.4.0"])])
+def test_an_open_frame_covers_its_nodes_and_no_other(session, code, opened):
+    from playground.views.graph import frame_data
+    from playground.views.look import bands, positions
+
+    graph = session.run(code).graph
+    ids = {g["label"]: g["id"] for g in graph["groups"]}
+    view = Collapsed(graph, {ids[label] for label in opened})
+    nodes = view.graph["nodes"]
+    pos = positions(nodes)
+    data = frame_data(view.frames, pos, bands(nodes))
+    assert data["title"] == ["▾ " + label for label in opened]
+    for f, px, py in zip(view.frames, data["xs"], data["ys"]):
+        members = set(f["members"])
+        assert members and {i for i, (x, y) in pos.items() if inside(px, py, x, y)} == members, f["label"]
+    if code == DEEP:  # 24 layers wrap into two bands: the model's frame is drawn in each
+        assert set(bands(nodes).values()) == {0, 1}
+        assert sum(math.isnan(x) for x in data["xs"][0]) == 1
+
+
 def test_links_keep_the_open_modules():
     state = decode(encode({"code": "x = 1", "modules": ["m0", "m12"]}))
     assert state["modules"] == ["m0", "m12"]
-    assert decode(encode({"code": "x = 1"}))["modules"] is None
-    with pytest.raises(LinkError, match="'modules' should list module calls"):
-        encode({"code": "", "modules": ["model"]})
-    with pytest.raises(LinkError, match="'modules' should be a list or null"):
+    assert decode(encode({"code": "x = 1"}))["modules"] is None  # not chosen: big graphs start with boxes
+    assert decode(encode({"code": "x = 1", "modules": False}))["modules"] is False  # every node, as chosen
+    for damaged in (["model"], True):
+        with pytest.raises(LinkError, match="'modules' should list module calls"):
+            encode({"code": "", "modules": damaged})
+    with pytest.raises(LinkError, match="'modules' should be a list or true/false or null"):
         encode({"code": "", "modules": "m0"})
 
 
@@ -199,7 +258,7 @@ def test_the_app_opens_and_closes_module_boxes_and_links_them(app):
     app.graph.frames.selected.indices = [0]
     assert shown(app)[-1] == "model" and app.link_state()["modules"] == []
     app.modules_box.value = False
-    assert "AddmmBackward0" in shown(app) and app.link_state()["modules"] is None
+    assert "AddmmBackward0" in shown(app) and app.link_state()["modules"] is False  # (the user's choice)
     assert app.graph.frames.data["title"] == []
 
 
@@ -220,18 +279,38 @@ def test_a_link_reopens_the_open_modules_at_a_step(app):
     assert shown(other) == shown(app) and other.graph.nodes.data["line"] == app.graph.nodes.data["line"]
 
 
+BIG = "import torch.nn as nn\nmodel = nn.Sequential(*[nn.Linear(4, 4) for _ in range(8)])\n" \
+      "loss = model(torch.ones(1, 4)).sum()\n"
+
+
 def test_a_big_graph_of_modules_opens_with_boxes(app):
-    app.run("import torch.nn as nn\nmodel = nn.Sequential(*[nn.Linear(4, 4) for _ in range(8)])\n"
-            "loss = model(torch.ones(1, 4)).sum()\n")
+    app.run(BIG)
     assert app.modules_box.value and shown(app)[-1] == "model"
     assert len(app.snapshot["graph"]["nodes"]) > 40
+    assert app.link_state()["modules"] == []
     tap(app, "model")
     assert [label for label, kind in zip(shown(app), app.graph.nodes.data["kind"]) if kind == "module"] == [
         f"model.{i}" for i in range(8)]
-    # once the user has chosen, a re-run keeps the choice
+    # once the user has chosen, a re-run keeps the choice, and so does a link
     app.modules_box.value = False
     app.run(app.editor.value + "\n")
-    assert not app.modules_box.value
+    assert not app.modules_box.value and app.link_state()["modules"] is False
+    assert not reopened(app, app.link_state()).modules_box.value
+
+
+def test_a_state_that_chose_nothing_leaves_boxes_automatic(app):
+    # the static site starts the app on the quick start's state: the default example, modules not chosen
+    fresh = reopened(app, {**decode(encode({"code": "x = torch.ones(2, requires_grad=True)\n"}))})
+    assert fresh.link_state()["modules"] is None and not fresh.modules_box.visible
+    fresh.run(BIG)
+    assert fresh.modules_box.value and shown(fresh)[-1] == "model"
+
+
+def reopened(app, state):
+    from playground.app import Playground
+    from playground.model.session import InProcessSession
+
+    return Playground(session=InProcessSession(app.session.torch, time_limit=2.0), state=decode(encode(state)))
 
 
 def test_the_step_pane_names_the_module_call_that_made_the_node(app):
