@@ -15,7 +15,7 @@ from playground.model.modules import BOX, closing
 from playground.model.session import make_session
 from playground.views import panels
 from playground.views.graph import KIND_NAMES, STYLE, GraphView
-from playground.views.style import CSS
+from playground.views.style import CSS, player_css
 
 IN_BROWSER = sys.platform == "emscripten"
 _DEDUPE_S = 1.0  # Run clicked right after the editor lost focus (which also submits) runs once
@@ -29,9 +29,13 @@ if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeTe
 # Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
     "en": {"copied": "Link copied: it reopens exactly this state.",
-           "modules": "modules as boxes (tap one to open it, its tab to close it)"},
+           "modules": "modules as boxes (tap one to open it, its tab to close it)",
+           "player": {"first": "before the first step", "previous": "previous step", "pause": "pause",
+                      "play": "play the steps", "next": "next step", "last": "the last step"}},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
-           "modules": "模块显示为方框（点击方框展开，点击标签收起）"},
+           "modules": "模块显示为方框（点击方框展开，点击标签收起）",
+           "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
+                      "next": "下一步", "last": "最后一步"}},
 }
 
 
@@ -93,6 +97,7 @@ class Playground(pn.viewable.Viewer):
             label="backward steps", start=0, end=1, value=1, interval=1400, loop_policy="once",
             show_loop_controls=False, visible_buttons=["first", "previous", "play", "pause", "next", "last"],
             scale_buttons=0.8, width=260, visible=False, css_classes=["ap-player"],
+            stylesheets=[player_css(UI["en"]["player"])],
         )
         self.step_pane = panels.html_pane(visible=False)
         self.modules_box = pn.widgets.Checkbox(label=UI["en"]["modules"], value=False, visible=False,
@@ -338,6 +343,7 @@ class Playground(pn.viewable.Viewer):
         with self._silenced():
             self.example_select.options = self._example_options()
             self.modules_box.label = UI[self.language]["modules"]
+            self.step_player.stylesheets = [player_css(UI[self.language]["player"])]
         self._render_text()
         self._sync_link()
 

@@ -46,3 +46,15 @@ body { background: #f8fafc; }
 .ap-step-grad span:first-child { font-size: 12px; color: #475569; }
 .ap-step-saved td { padding: 0 8px 2px 0; vertical-align: top; font-size: 12px; }
 """
+
+
+def player_css(tips):
+    """Hover labels for the backward player's buttons ({button class: text}); Panel's Player gives
+    its buttons none, and this stylesheet goes inside its shadow root."""
+    rules = ["button { position: relative; }"]
+    for name, text in tips.items():
+        rules.append(f'button.{name}:hover::after {{ content: "{text}"; }}')
+    rules.append("button:hover::after { position: absolute; bottom: 115%; left: 50%; transform: translateX(-50%); "
+                 "white-space: nowrap; background: #1e293b; color: #fff; font: 12px system-ui, sans-serif; "
+                 "padding: 2px 6px; border-radius: 4px; pointer-events: none; z-index: 10; }")
+    return "\n".join(rules)

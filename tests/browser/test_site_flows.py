@@ -92,6 +92,9 @@ def test_backward_steps_and_their_link(site, context):
     site.click("Backward")
     site.wait_for(lambda d: _current(d) == "AccumulateGrad", what="the last step outlined")
     assert "step 5 of 5: AccumulateGrad" in site.step_text()
+    button = site.page.locator(".ap-player button.previous")
+    button.hover()  # the player's buttons say what they do
+    assert button.evaluate("b => getComputedStyle(b, '::after').content") == '"previous step"'
     site.step("previous")
     site.step("previous")
     data = site.wait_for(lambda d: _current(d) == "MulBackward0" and "step 3 of 5" in site.step_text(), what="step 3")

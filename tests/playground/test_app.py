@@ -107,6 +107,17 @@ def test_language_switch_shows_chinese_explanation(app):
     assert "第一个计算图" in app.example_select.options
 
 
+def test_the_step_players_buttons_say_what_they_do_in_the_chosen_language(app):
+    def tip(name):
+        css = "\n".join(app.step_player.stylesheets)
+        return css.split(f"button.{name}:hover::after {{ content: \"")[1].split('"')[0]
+
+    assert [tip(b) for b in ("first", "previous", "play", "pause", "next", "last")] == [
+        "before the first step", "previous step", "play the steps", "pause", "next step", "the last step"]
+    app.language_toggle.value = "zh"
+    assert [tip(b) for b in ("first", "previous", "next", "last")] == ["回到第一步之前", "上一步", "下一步", "最后一步"]
+
+
 def test_carries_on_from_the_quick_start(torch_module):
     """The static site's sketch hands its session and state over (playground.quick)."""
     from playground import quick
