@@ -10,7 +10,7 @@ from html import escape
 import panel as pn
 import param
 
-from playground.model import examples, links
+from playground.model import examples, exercises, links
 from playground.model.modules import BOX, closing
 from playground.model.session import make_session
 from playground.views import panels
@@ -31,11 +31,15 @@ UI = {
     "en": {"copied": "Link copied: it reopens exactly this state.",
            "modules": "modules as boxes (tap one to open it, its tab to close it)",
            "player": {"first": "before the first step", "previous": "previous step", "pause": "pause",
-                      "play": "play the steps", "next": "next step", "last": "the last step"}},
+                      "play": "play the steps", "next": "next step", "last": "the last step"},
+           "answer": "your answer: a number, a list, or None",
+           "check": "Runs the code afresh, presses Backward as the question says, and checks your answer"},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
            "modules": "模块显示为方框（点击方框展开，点击标签收起）",
            "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
-                      "next": "下一步", "last": "最后一步"}},
+                      "next": "下一步", "last": "最后一步"},
+           "answer": "你的答案：一个数、一个列表，或 None",
+           "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案"},
 }
 
 
@@ -100,6 +104,14 @@ class Playground(pn.viewable.Viewer):
             stylesheets=[player_css(UI["en"]["player"])],
         )
         self.step_pane = panels.html_pane(visible=False)
+        self.exercise_pane = panels.html_pane()
+        self.answer_input = pn.widgets.TextInput(placeholder=UI["en"]["answer"], width=300)
+        self.check_button = pn.widgets.Button(label="Check", color="primary", width=90, description=UI["en"]["check"])
+        self.verdict_pane = panels.html_pane()
+        self.exercise_box = pn.Column(self.exercise_pane, pn.Row(self.answer_input, self.check_button),
+                                      self.verdict_pane, visible=False, sizing_mode="stretch_width",
+                                      css_classes=["ap-exercise"])
+        self._verdict = None  # the last answer's verdict, in each language
         self.modules_box = pn.widgets.Checkbox(label=UI["en"]["modules"], value=False, visible=False,
                                                css_classes=["ap-modules"])
         self.graph = GraphView()
@@ -116,6 +128,8 @@ class Playground(pn.viewable.Viewer):
         self.backward_button.on_click(lambda e: self.backward())
         self.zero_button.on_click(lambda e: self._show(self.session.zero_grad()))
         self.copy_button.on_click(lambda e: self._copied())
+        self.check_button.on_click(lambda e: self.check_answer())
+        self.answer_input.param.watch(lambda e: self.check_answer(), "enter_pressed")
         self.toggles.param.watch(self._on_toggle, "value")
         self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
         self.step_player.param.watch(lambda e: self._on_step(), "value")
@@ -159,9 +173,31 @@ class Playground(pn.viewable.Viewer):
         self._show(self.session.backward(self.output_select.value, self.gradient_input.value or None,
                                          self.retain_box.value, self.create_box.value))
 
+    def check_answer(self):
+        """Check the answer to the example's question: on a fresh run of the code with the
+        question's Backward calls (the graph then shows them), unless the code needs setting up first."""
+        ex = examples.get_example(self.example) if self.example else None
+        if ex is None or ex.exercise is None:
+            return
+        code = self._editor_text()
+        if code != self.snapshot.get("code"):
+            self.run(code)
+        setup = {lang: exercises.setup_needed(ex.exercise, self.snapshot, lang) for lang in UI}
+        if setup["en"] is not None:
+            self._verdict = {lang: {"status": "setup", "message": text} for lang, text in setup.items()}
+        else:
+            self._last_run = (code, time.monotonic())
+            self._show(self.session.restore(code, exercises.backward_actions(ex.exercise, ex)))
+            answer = self.answer_input.value_input
+            self._verdict = {lang: exercises.check(ex.exercise, self.snapshot, answer, lang) for lang in UI}
+        self._render_text()
+
     def load_example(self, key):
         ex = examples.get_example(key)
         self.example = key
+        self._verdict = None
+        with self._silenced():
+            self.answer_input.value = self.answer_input.value_input = ""
         self._apply_example_settings(ex)
         self._set_code(ex.code)
         self._last_run = (None, 0.0)
@@ -333,6 +369,10 @@ class Playground(pn.viewable.Viewer):
         snap, lang = self.snapshot, self.language
         ex = examples.get_example(self.example) if self.example else None
         self.explain_pane.object = panels.explanation_html(ex, lang)
+        self.exercise_box.visible = ex is not None and ex.exercise is not None
+        if self.exercise_box.visible:
+            self.exercise_pane.object = panels.exercise_html(ex.exercise, lang)
+            self.verdict_pane.object = panels.verdict_html(self._verdict[lang] if self._verdict else None)
         self.output_pane.object = panels.output_html(snap, lang)
         self.inspector_pane.object = panels.inspector_html(snap)
         self.history_pane.object = panels.history_html(snap)
@@ -344,6 +384,8 @@ class Playground(pn.viewable.Viewer):
             self.example_select.options = self._example_options()
             self.modules_box.label = UI[self.language]["modules"]
             self.step_player.stylesheets = [player_css(UI[self.language]["player"])]
+            self.answer_input.placeholder = UI[self.language]["answer"]
+            self.check_button.description = UI[self.language]["check"]
         self._render_text()
         self._sync_link()
 
@@ -412,6 +454,7 @@ class Playground(pn.viewable.Viewer):
             self.explain_pane,
             self.editor,
             pn.Row(self.run_button, pn.pane.HTML('<span class="ap-status">Ctrl+Enter runs</span>')),
+            self.exercise_box,
             self.output_pane,
             sizing_mode="stretch_width", styles={"min-width": "360px"},
         )

@@ -2,6 +2,8 @@
 Chinese, each with the Backward settings to start from."""
 from dataclasses import asdict, dataclass
 
+from .exercises import Exercise, Given
+
 
 @dataclass(frozen=True)
 class Example:
@@ -15,6 +17,7 @@ class Example:
     gradient: str | None = None
     retain_graph: bool = False
     create_graph: bool = False
+    exercise: Exercise | None = None  # a question on it, checked against what autograd computes
 
     def title(self, language="en"):
         return self.title_zh if language == "zh" else self.title_en
@@ -54,6 +57,15 @@ EXAMPLES = (
             "out = z.mean()\n"
         ),
         output="out",
+        exercise=Exercise(
+            question_en="Before you press Backward: what will y.grad be after it?",
+            question_zh="点击 Backward 之前先想一想：反向传播之后 y.grad 是什么？",
+            hint_en="y is not a leaf, so backward does not keep its gradient: y.grad stays None unless you call "
+                    "y.retain_grad() before backward.",
+            hint_zh="y 不是叶子张量，反向传播不会保留它的梯度：除非在 backward 之前调用 y.retain_grad()，"
+                    "y.grad 一直是 None。",
+            name="y",
+        ),
     ),
     Example(
         key="leaf",
@@ -162,6 +174,13 @@ EXAMPLES = (
         output="out",
         gradient="torch.ones_like(inp)",
         retain_graph=True,
+        exercise=Exercise(
+            question_en="What will inp.grad[0, 1] (off the diagonal) be after three Backward calls?",
+            question_zh="连续三次 Backward 之后，inp.grad[0, 1]（对角线以外）是多少？",
+            hint_en="Each Backward adds 2·(inp + 1), which is 2 off the diagonal, and nothing resets .grad in between.",
+            hint_zh="每次 Backward 都加上 2·(inp + 1)，对角线以外是 2，中间没有任何操作把 .grad 清零。",
+            name="inp", index=(0, 1), backward_calls=3,
+        ),
     ),
     Example(
         key="vjp",
@@ -232,6 +251,15 @@ EXAMPLES = (
             "dy_dx, = torch.autograd.grad(y, x, create_graph=True)\n"
         ),
         output="dy_dx",
+        exercise=Exercise(
+            question_en="Change x to 2.0 and press Run: what will x.grad be after Backward on dy_dx?",
+            question_zh="把 x 改成 2.0 并点击 Run：对 dy_dx 做 Backward 之后，x.grad 是多少？",
+            hint_en="dy_dx = 3x² still has a graph, so its backward gives the second derivative, 6x.",
+            hint_zh="dy_dx = 3x² 仍然带有计算图，对它做反向传播得到二阶导数 6x。",
+            name="x",
+            given=Given("x", "value", 2.0, setup_en="First change x to torch.tensor(2.0, requires_grad=True) and "
+                        "press Run.", setup_zh="请先把 x 改成 torch.tensor(2.0, requires_grad=True)，再点击 Run。"),
+        ),
     ),
     Example(
         key="detach",
@@ -354,6 +382,17 @@ EXAMPLES = (
         ),
         output="L",
         gradient="torch.ones(2, 2)",
+        exercise=Exercise(
+            question_en="Add x2.retain_grad() after the line x2 = x1 * w1 and press Run: what will x2.grad be after "
+                        "Backward?",
+            question_zh="在 x2 = x1 * w1 这一行之后加上 x2.retain_grad() 并点击 Run：Backward 之后 x2.grad 是多少？",
+            hint_en="L = Y - x2·w2, so dL/dx2 = -w2 for every element.",
+            hint_zh="L = Y - x2·w2，所以每个元素的 dL/dx2 = -w2。",
+            name="x2",
+            given=Given("x2", "retains_grad", True, setup_en="First add x2.retain_grad() after the line "
+                        "x2 = x1 * w1, and press Run.",
+                        setup_zh="请先在 x2 = x1 * w1 这一行之后加上 x2.retain_grad()，再点击 Run。"),
+        ),
     ),
     Example(
         key="neuron",
@@ -451,6 +490,17 @@ EXAMPLES = (
             "loss = (x.sin() * x).sum()  # the same function, for backward\n"
         ),
         output="loss",
+        exercise=Exercise(
+            question_en="Change v to torch.tensor([0.0, 1.0, 0.0]) and press Run: what will jvp be? "
+                        "(Backward's x.grad can tell you.)",
+            question_zh="把 v 改成 torch.tensor([0.0, 1.0, 0.0]) 并点击 Run：jvp 是多少？（Backward 得到的 x.grad 会告诉你。）",
+            hint_en="jvp is J·v, the derivative in the direction v: now the second coordinate, sin(2) + 2·cos(2), "
+                    "which is x.grad[1].",
+            hint_zh="jvp 是 J·v，即沿方向 v 的导数：现在是第二个坐标，sin(2) + 2·cos(2)，也就是 x.grad[1]。",
+            name="jvp", attr="value", backward_calls=0,
+            given=Given("v", "value", [0.0, 1.0, 0.0], setup_en="First change v to torch.tensor([0.0, 1.0, 0.0]) and "
+                        "press Run.", setup_zh="请先把 v 改成 torch.tensor([0.0, 1.0, 0.0])，再点击 Run。"),
+        ),
     ),
     Example(
         key="attention",

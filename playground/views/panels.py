@@ -113,6 +113,22 @@ def explanation_html(example, language):
     return f'<div class="ap-explain"><div class="ap-explain-title">{escape(title)}</div><p>{escape(text)}</p></div>'
 
 
+_TRY = {"en": "Try it", "zh": "动手试试"}
+
+
+def exercise_html(exercise, language):
+    """The example's question, above the answer box."""
+    return (f'<div class="ap-try"><span class="ap-try-title">{_TRY.get(language, _TRY["en"])}</span> '
+            f'{escape(exercise.question(language))}</div>')
+
+
+def verdict_html(verdict):
+    """What the check said: right, wrong (with the value and a hint), or what to do first."""
+    if not verdict:
+        return ""
+    return f'<div class="ap-verdict ap-{verdict["status"]}">{escape(verdict["message"])}</div>'
+
+
 def banner_html(text, kind="warn"):
     """A message above everything: a warning (a broken link, a limit) or a note."""
     return f'<div class="{"ap-banner" if kind == "warn" else "ap-note"}">{escape(text)}</div>'

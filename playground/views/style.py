@@ -44,6 +44,13 @@ body { background: #f8fafc; }
                 font-size: 12.5px; }
 .ap-step-grad { margin: 2px 0; }
 .ap-step-grad span:first-child { font-size: 12px; color: #475569; }
+.ap-exercise { background: #f0f9ff; border: 1px solid #bae6fd; border-radius: 8px; padding: 2px 4px; margin: 6px 0; }
+.ap-try { font-size: 13.5px; color: #0c4a6e; }
+.ap-try-title { font-weight: 600; margin-right: 4px; }
+.ap-verdict { font-size: 13px; padding: 4px 8px; border-radius: 6px; }
+.ap-right { background: #f0fdf4; color: #166534; }
+.ap-wrong { background: #fef2f2; color: #991b1b; }
+.ap-setup, .ap-invalid { background: #fffbeb; color: #92400e; }
 .ap-step-saved td { padding: 0 8px 2px 0; vertical-align: top; font-size: 12px; }
 """
 

@@ -44,6 +44,19 @@ def test_example_toggle_and_accumulation(site):
     assert data["grad"][data["label"].index("a")] == "tensor([2., 2.])"
 
 
+def test_an_exercise_is_checked_on_a_fresh_run(site):
+    answer = site.page.locator(".ap-exercise input")
+    answer.fill("4.5")
+    answer.press("Enter")  # the check presses Backward itself: the graph shows x's grad
+    site.wait_for(lambda d: d["grad"][d["label"].index("x")].startswith("tensor([[4.5000"), what="the check's Backward")
+    verdict = site.page.locator(".ap-verdict")
+    verdict.filter(has_text="✗ Not quite: y.grad = None").wait_for()
+    answer.fill("None")
+    site.click("Check")
+    site.page.locator(".ap-right").filter(has_text="✓ Right: y.grad = None").wait_for()
+    site.shared_url(lambda state: [a["op"] for a in state["actions"]] == ["backward"])  # the link replays it
+
+
 def test_errors_and_endless_loop_leave_the_page_working(site):
     before = site.nodes()["label"]
     site.run("import torch\nx = torch.ones(3)\nx.item()\n")

@@ -160,3 +160,36 @@ def test_double_backward_graph_shows_pytorchs_nodes_and_their_rules(app):
     labels = app.graph.nodes.data["label"]
     assert {"SigmoidBackwardBackward0", "SigmoidBackward0"} <= set(labels)
     assert _node(app, "SigmoidBackwardBackward0")["value"].startswith("backward: node of g * s * (1 - s)")
+
+
+def test_an_exercise_is_answered_before_backward_and_checked_on_a_fresh_run(app):
+    assert app.exercise_box.visible and "what will y.grad be after it?" in app.exercise_pane.object
+    assert app.snapshot["backward_count"] == 0
+    app.answer_input.value_input = "4.5"
+    app.check_button.clicks += 1
+    # the check ran the code afresh with the question's Backward: the graph shows it
+    assert app.snapshot["backward_count"] == 1 and app.step_player.visible
+    assert links.decode(links.encode(app.link_state()))["actions"] == [  # a share link replays it
+        {"op": "backward", "output": "out", "gradient": None, "retain_graph": False, "create_graph": False}]
+    assert app.verdict_pane.object.startswith('<div class="ap-verdict ap-wrong">✗ Not quite: y.grad = None — y is not a leaf')
+    app.answer_input.value_input = "None"
+    app.answer_input.param.trigger("enter_pressed")
+    assert app.verdict_pane.object == '<div class="ap-verdict ap-right">✓ Right: y.grad = None</div>'
+    assert app.snapshot["backward_count"] == 1  # afresh again, not a second Backward on top
+    app.language_toggle.value = "zh"
+    assert "✓ 正确：y.grad = None" in app.verdict_pane.object and "动手试试" in app.exercise_pane.object
+    assert app.answer_input.placeholder == "你的答案：一个数、一个列表，或 None"
+
+
+def test_an_exercise_that_needs_setting_up_says_so_first(app):
+    app.load_example("higher_order")
+    assert app.verdict_pane.object == "" and app.answer_input.value_input == ""
+    app.answer_input.value_input = "12"
+    app.check_button.clicks += 1
+    assert app.snapshot["backward_count"] == 0  # nothing ran: the code is not set up yet
+    assert "First change x to torch.tensor(2.0, requires_grad=True) and press Run." in app.verdict_pane.object
+    app.editor.value_input = app.editor.value.replace("torch.tensor(3.0", "torch.tensor(2.0")
+    app.check_button.clicks += 1  # (the edited code runs first)
+    assert app.verdict_pane.object == '<div class="ap-verdict ap-right">✓ Right: x.grad = 12.</div>'
+    app.load_example("leaf")  # no question on this one
+    assert not app.exercise_box.visible
