@@ -1,6 +1,7 @@
 """Backward-graph nodes: ``grad_fn`` objects, ``AccumulateGrad`` and hook handles."""
 import itertools
-import weakref
+
+from .utils.hooks import RemovableHandle
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -9,32 +10,10 @@ _FREED = (
     "graph a second time or if you need to access saved tensors after calling backward."
 )
 
-_handle_ids = itertools.count()
 _sequence = itertools.count()
 # AccumulateGrad's _seq, PyTorch's UINT64_MAX: larger than any other node's, the backward walk runs a
 # ready one at once.
 _ACCUMULATE_FIRST = 2 ** 64 - 1
-
-
-class RemovableHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
-
-    __slots__ = ("_hooks", "id")
-
-    def __init__(self, hooks):
-        self._hooks = weakref.ref(hooks) if hooks is not None else None
-        self.id = next(_handle_ids)
-
-    def remove(self):
-        hooks = self._hooks() if self._hooks is not None else None
-        if hooks is not None:
-            hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 class _HookDict(dict):

@@ -2394,6 +2394,8 @@ def _view_of(out, x):
         view_tangent(out, x)
     if _grad_mode._enabled:
         out._view_version = x._vc[0]  # a differentiable view: see refresh_view and copy_slices
+        if x._custom_view is not None and out._grad_fn._n_outputs == 1:  # (unbind's outputs: multi-output views)
+            out._custom_view = x._custom_view
         if x._no_grad_view and x._requires_grad:  # a view of a no_grad view is one too
             out._no_grad_view = True
             out._no_grad_version = x._no_grad_version
@@ -2467,6 +2469,10 @@ def _view_index(v, b):
 def refresh_view(t):
     """A view whose base (or another view of that base) changed in place gets ``AsStridedBackward0``
     of the base's current history as its grad_fn, as PyTorch regenerates it."""
+    if t._custom_view is not None:
+        from .autograd.function import custom_view_error
+
+        raise custom_view_error(t, True)
     fn = t._grad_fn
     if fn is not None and fn._n_outputs > 1:
         name = fn.name()

@@ -565,6 +565,7 @@ class Tensor:
     _base = None
     _view_version = None  # set on differentiable views: the version their grad_fn was made at
     _no_grad_view = False  # a view made under no_grad: it must not be modified in place with grad on
+    _custom_view = None  # a view a custom Function returned, or a view of one (see autograd.function._wrap_outputs)
     _retains_grad = False
     _hooks = None
     _post_hooks = None
@@ -979,6 +980,10 @@ class Tensor:
         if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
         if self._view_version is not None:
+            if self._custom_view is not None:
+                from .autograd.function import custom_view_error
+
+                raise custom_view_error(self, False)
             base = self._base
             if base._requires_grad and base._grad_fn is None:
                 raise RuntimeError(_VIEW_LEAF_INPLACE)

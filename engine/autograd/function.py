@@ -5,6 +5,7 @@ attributes set on it in ``forward`` are read back in ``backward`` and by users.
 """
 import functools
 import inspect
+import re
 
 import numpy as np
 
@@ -307,6 +308,30 @@ def _alias(t):
     return out
 
 
+def _view_of_input(t):
+    out = _alias(t)
+    out._base = t if t._base is None else t._base
+    return out
+
+
+_CUSTOM_VIEW = (
+    "This view was created inside a custom Function (or because an input was returned as-is) and the autograd logic "
+    "to handle view+inplace would override the custom backward associated with the custom Function, leading to "
+    "incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.")
+_MULTI_VIEWS = (
+    "This view is the output of a function that returns multiple views. Such functions do not allow the output views "
+    "to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+
+
+def custom_view_error(t, indirect):
+    """PyTorch's error for a view a custom Function returned (``t._custom_view``, also set on views of
+    it) modified in place, or, ``indirect``, used after its base was."""
+    name = re.sub(r"Backward\d*$", "", t._grad_fn.name())
+    what = "its base or another view of its base has been modified inplace" if indirect else "is being modified inplace"
+    reason = _MULTI_VIEWS if t._custom_view == "multi" else _CUSTOM_VIEW
+    return RuntimeError(f"Output {t._output_nr} of {name} is a view and {what}. {reason}")
+
+
 def _wrap_outputs(ctx, inputs, outs, executable):
     """PyTorch's ``_wrap_outputs``: give each output its history according to what ``forward`` declared."""
     dirty = ctx.dirty_tensors or ()
@@ -325,6 +350,7 @@ def _wrap_outputs(ctx, inputs, outs, executable):
             "that are modified inplace must all be outputs of the Function.")
     ctx._n_outputs = len(outs)
     ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in outs)
+    n_diff = sum(1 for o in outs if isinstance(o, Tensor) and id(o) not in non_diff and o._data.dtype.kind == "f")
     result = []
     for nr, o in enumerate(outs):
         if not isinstance(o, Tensor):
@@ -334,9 +360,7 @@ def _wrap_outputs(ctx, inputs, outs, executable):
         if not executable or id(o) in non_diff or o._data.dtype.kind != "f":
             if not o._requires_grad:
                 if is_input and not is_dirty:
-                    base = o
-                    o = _alias(o)
-                    o._base = base
+                    o = _view_of_input(o)
             elif is_input:
                 o = _alias(o)
             else:
@@ -347,10 +371,15 @@ def _wrap_outputs(ctx, inputs, outs, executable):
             o._grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
         else:
             if is_input:
-                base = o
-                o = _alias(o)
-                o._base = base
+                o = _view_of_input(o)
+            elif o._no_grad_view:  # a view made in forward, under no_grad: now the output's history is ctx
+                o._no_grad_view = False
             o._grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
+            if o._base is not None:
+                # Not to be modified in place (PyTorch's IN_CUSTOM_FUNCTION and MULTI_OUTPUT_NODE views):
+                # _check_inplace and refresh_view raise custom_view_error.
+                o._view_version = o._vc[0]
+                o._custom_view = "multi" if n_diff > 1 else "single"
         result.append(o)
     return tuple(result)
 

@@ -11,8 +11,9 @@ Packing tensor([2.7183, 2.7183], grad_fn=<ExpBackward0>)
 import contextlib
 from typing import NamedTuple, Optional
 
-from .._graph import Node, RemovableHandle
+from .._graph import Node
 from .._tensor import _SAVED_HOOKS, Tensor
+from ..utils.hooks import RemovableHandle
 
 __all__ = ["Node", "RemovableHandle", "GradientEdge", "get_gradient_edge", "increment_version",
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]

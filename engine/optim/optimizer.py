@@ -10,8 +10,8 @@ from itertools import chain
 import numpy as np
 
 from .. import _dtypes, _grad_mode
-from .._graph import RemovableHandle
 from .._tensor import Tensor, _wrap
+from ..utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 

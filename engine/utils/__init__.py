@@ -1,4 +1,9 @@
-"""``torch.utils``: the data-loading utilities."""
-from . import data
+"""``torch.utils``: the data-loading utilities and hook handles."""
+from .. import _lazy
+from . import hooks
 
-__all__ = ["data"]
+__all__ = ["data", "hooks"]
+
+# Loaded at first use: engine._graph imports utils.hooks early in ``import engine``, before what
+# utils.data needs exists.
+__getattr__ = _lazy.lazy_getattr(__name__, "torch.utils", {"data": ("data", None)})

@@ -1,4 +1,5 @@
 """``torch.nn.Module``: the base class that registers parameters, buffers and submodules."""
+import functools
 import itertools
 import warnings
 import weakref
@@ -7,9 +8,11 @@ from collections.abc import Mapping
 
 from ... import _dtypes, _grad_mode
 from ..._tensor import Tensor, check_device
+from ...utils.hooks import BackwardHook, RemovableHandle
 from ..parameter import Parameter
 
-__all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "Module"]
+__all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "register_module_full_backward_pre_hook",
+           "register_module_backward_hook", "register_module_full_backward_hook", "Module"]
 
 
 def _typename(obj):
@@ -44,35 +47,60 @@ def _forget(d, name, stores):
         d["_non_persistent_buffers_set"].discard(name)
 
 
-_handle_ids = itertools.count()
+class _WrappedHook:
+    """A hook called with the module as its first argument (the non-full backward hooks, set on a
+    grad_fn): the module is held weakly."""
+
+    def __init__(self, hook, module=None):
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+
+        self.with_module = False
+
+        if module is not None:
+            self.module = weakref.ref(module)
+            self.with_module = True
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
+
+    def __getstate__(self):
+        result = {"hook": self.hook, "with_module": self.with_module}
+        if self.with_module:
+            result["module"] = self.module()
+        return result
+
+    def __setstate__(self, state):
+        self.hook = state["hook"]
+        self.with_module = state["with_module"]
+
+        if self.with_module:
+            if state["module"] is None:
+                raise RuntimeError("You are trying to revive the hook of a dead Module!")
+            self.module = weakref.ref(state["module"])
 
 
-class RemovableHandle:
-    """Returned by the ``register_*_hook`` methods; ``remove()`` unregisters the hook."""
-
-    def __init__(self, hooks, extra=()):
-        self.hooks_dict_ref = weakref.ref(hooks)
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extra)
-        self.id = next(_handle_ids)
-
-    def remove(self):
-        for ref in (self.hooks_dict_ref,) + self.extra_dict_ref:
-            d = ref()
-            if d is not None:
-                d.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
-# Hooks every module runs, before its own (``register_module_forward_*``).
+# Hooks every module runs, before its own (``register_module_*``).
+_global_backward_pre_hooks = OrderedDict()
+_global_backward_hooks = OrderedDict()
+_global_is_full_backward_hook = None
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 _global_forward_hooks_always_called = OrderedDict()
 _global_forward_hooks_with_kwargs = OrderedDict()
+# False until a backward hook is registered (or unpickled) anywhere: Module.__call__ reads the four
+# backward hook dicts only from then on, so calls pay nothing for them in the common case.
+_backward_hooks_seen = False
+
+
+def _saw_backward_hooks():
+    global _backward_hooks_seen
+    _backward_hooks_seen = True
 
 
 def register_module_forward_pre_hook(hook):
@@ -88,12 +116,52 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     (``hook(module, args, kwargs, output)`` with ``with_kwargs``); a returned value replaces the output.
     With ``always_call`` it runs even when the call raised."""
     # As PyTorch: removing the handle leaves the id in the with_kwargs dict (ids are never reused).
-    handle = RemovableHandle(_global_forward_hooks, [_global_forward_hooks_always_called])
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=[_global_forward_hooks_always_called])
     _global_forward_hooks[handle.id] = hook
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
     if always_call:
         _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_backward_hook(hook):
+    """A non-full backward hook for every module (deprecated: see ``Module.register_backward_hook``)."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
+                           "global Module hook. Please use only one of them.")
+
+    _global_is_full_backward_hook = False
+    _saw_backward_hooks()
+
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook):
+    """A backward pre-hook for every module, run before the module's own: ``hook(module, grad_output)``;
+    a returned tuple replaces ``grad_output``."""
+    _saw_backward_hooks()
+    handle = RemovableHandle(_global_backward_pre_hooks)
+    _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_hook(hook):
+    """A full backward hook for every module, run before the module's own:
+    ``hook(module, grad_input, grad_output)``; a returned tuple replaces ``grad_input``."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is False:
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
+                           "global Module hook. Please use only one of them.")
+
+    _global_is_full_backward_hook = True
+    _saw_backward_hooks()
+
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -144,6 +212,9 @@ class Module:
         d["_parameters"] = {}
         d["_buffers"] = {}
         d["_non_persistent_buffers_set"] = set()
+        d["_backward_pre_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["_is_full_backward_hook"] = None
         d["_modules"] = {}
         d["_forward_hooks"] = OrderedDict()
         d["_forward_hooks_with_kwargs"] = OrderedDict()
@@ -310,10 +381,22 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        # Modules pickled before these attributes existed (by PyTorch's older versions, or this engine's).
+        d = self.__dict__
+        for name in ("_backward_pre_hooks", "_backward_hooks", "_forward_hooks", "_forward_hooks_with_kwargs",
+                     "_forward_hooks_always_called", "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs"):
+            if name not in d:
+                d[name] = OrderedDict()
+        d.setdefault("_is_full_backward_hook", None)
+        d.setdefault("_non_persistent_buffers_set", set())
+        if d["_backward_hooks"] or d["_backward_pre_hooks"]:
+            _saw_backward_hooks()
 
     # ----- calling -----
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks or _global_forward_pre_hooks or _global_forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or _global_forward_pre_hooks or _global_forward_hooks
+                or _backward_hooks_seen and (self._backward_hooks or self._backward_pre_hooks
+                                             or _global_backward_pre_hooks or _global_backward_hooks)):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
@@ -321,6 +404,13 @@ class Module:
         result = None
         called_always = set()
         try:
+            full_backward_hooks, non_full_backward_hooks = [], []
+            backward_pre_hooks = []
+            if self._backward_pre_hooks or _global_backward_pre_hooks:
+                backward_pre_hooks = self._get_backward_pre_hooks()
+            if self._backward_hooks or _global_backward_hooks:
+                full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
+
             if _global_forward_pre_hooks or self._forward_pre_hooks:
                 for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
                     if hook_id in self._forward_pre_hooks_with_kwargs:
@@ -334,6 +424,12 @@ class Module:
                         new = hook(self, args)
                         if new is not None:
                             args = new if isinstance(new, tuple) else (new,)
+
+            bw_hook = None
+            if full_backward_hooks or backward_pre_hooks:
+                bw_hook = BackwardHook(self, full_backward_hooks, backward_pre_hooks)
+                args = bw_hook.setup_input_hook(args)
+
             result = self.forward(*args, **kwargs)
             if _global_forward_hooks or self._forward_hooks:
                 for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
@@ -345,6 +441,25 @@ class Module:
                         new = hook(self, args, result)
                     if new is not None:
                         result = new
+
+            if bw_hook:
+                if not isinstance(result, (Tensor, tuple)):
+                    warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
+                                  f"Tensors but received {type(result)}", stacklevel=2)
+                result = bw_hook.setup_output_hook(result)
+
+            if non_full_backward_hooks:
+                var = result
+                while not isinstance(var, Tensor):
+                    if isinstance(var, dict):
+                        var = next(v for v in var.values() if isinstance(v, Tensor))
+                    else:
+                        var = var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_backward_hooks:
+                        grad_fn.register_hook(_WrappedHook(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
             return result
         except Exception:
             # always_call hooks not yet run run now; what they raise is only warned about, as the
@@ -375,7 +490,7 @@ class Module:
             raise
 
     def _add_hook(self, hooks, hook, prepend, flags):
-        handle = RemovableHandle(hooks, [f for f, on in flags if on])
+        handle = RemovableHandle(hooks, extra_dict=[f for f, on in flags if on])
         hooks[handle.id] = hook
         for f, on in flags:
             if on:
@@ -395,6 +510,106 @@ class Module:
         return self._add_hook(self._forward_hooks, hook, prepend,
                               [(self._forward_hooks_with_kwargs, with_kwargs),
                                (self._forward_hooks_always_called, always_call)])
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output)`` runs when the grads of the module's outputs are computed,
+        before ``register_full_backward_hook``'s; a returned tuple replaces ``grad_output``."""
+        _saw_backward_hooks()
+        return self._add_hook(self._backward_pre_hooks, hook, prepend, [])
+
+    def register_backward_hook(self, hook):
+        """Deprecated for ``register_full_backward_hook``: ``hook(module, grad_input, grad_output)`` is
+        set on the grad_fn of the module's (first) output and sees that node's grads only."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
+                               "single Module. Please use only one of them.")
+
+        self._is_full_backward_hook = False
+        _saw_backward_hooks()
+        return self._add_hook(self._backward_hooks, hook, False, [])
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output)`` runs once the grads of the module's positional inputs
+        are computed (entries are None for non-tensor arguments); a returned tuple replaces ``grad_input``."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
+                               "single Module. Please use only one of them.")
+
+        self._is_full_backward_hook = True
+        _saw_backward_hooks()
+        return self._add_hook(self._backward_hooks, hook, prepend, [])
+
+    def _get_backward_hooks(self):
+        """The hooks for one call: (full backward hooks, non-full ones), the global ones first."""
+        full_backward_hooks = []
+        if _global_is_full_backward_hook is True:
+            full_backward_hooks += _global_backward_hooks.values()
+        if self._is_full_backward_hook is True:
+            full_backward_hooks += self._backward_hooks.values()
+
+        non_full_backward_hooks = []
+        if _global_is_full_backward_hook is False:
+            non_full_backward_hooks += _global_backward_hooks.values()
+        if self._is_full_backward_hook is False:
+            non_full_backward_hooks += self._backward_hooks.values()
+
+        return full_backward_hooks, non_full_backward_hooks
+
+    def _get_backward_pre_hooks(self):
+        return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn):
+        if not isinstance(result, Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not return a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_output. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning, stacklevel=2)
+                return
+        else:
+            result = (result,)
+
+        if not isinstance(inputs, Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not take as input a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_input. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning, stacklevel=2)
+                return
+        else:
+            inputs = (inputs,)
+
+        # inputs and result are tuples of tensors here
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            warnings.warn(
+                "Using a non-full backward hook when outputs are nested in python data structure "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output.",
+                FutureWarning, stacklevel=2)
+        elif len(out_grad_fn) > 1:
+            warnings.warn(
+                "Using a non-full backward hook when outputs are generated by different autograd Nodes "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                FutureWarning, stacklevel=2)
+        else:
+            # the grad_output part of the hook is most likely right
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+
+            next_functions = {n[0] for n in grad_fn.next_functions}
+
+            if inputs_grad_fn != next_functions:
+                warnings.warn(
+                    "Using a non-full backward hook when the forward contains multiple autograd Nodes "
+                    "is deprecated and will be removed in future versions. This hook will be missing "
+                    "some grad_input. Please use register_full_backward_hook to get the documented "
+                    "behavior.",
+                    FutureWarning, stacklevel=2)
 
     # ----- iteration -----
     def _walk(self, prefix, remove_duplicate):
