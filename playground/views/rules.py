@@ -4,6 +4,8 @@ step-through pane show it to learners. No Bokeh or Panel import."""
 # What each common node does in backward, shown on hover: the step's arithmetic for learners.
 RULES = {
     "AccumulateGrad": "adds the incoming gradient into the leaf's .grad (accumulates across backward calls)",
+    "BackwardHookFunctionBackward": "passes the grads on unchanged; here a module's backward hooks see them "
+                                    "(register_full_backward_hook, register_full_backward_pre_hook)",
     "AddBackward0": "grad_a = grad,  grad_b = grad  (summed back over broadcast dimensions)",
     "SubBackward0": "grad_a = grad,  grad_b = -grad",
     "RsubBackward1": "grad_x = -grad  (for c - x)",

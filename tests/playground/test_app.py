@@ -193,3 +193,18 @@ def test_an_exercise_that_needs_setting_up_says_so_first(app):
     assert app.verdict_pane.object == '<div class="ap-verdict ap-right">✓ Right: x.grad = 12.</div>'
     app.load_example("leaf")  # no question on this one
     assert not app.exercise_box.visible
+
+
+def test_a_modules_backward_hook_shows_its_nodes_and_what_it_saw(app):
+    app.run("import torch.nn as nn\nm = nn.Linear(3, 2)\n"
+            "m.register_full_backward_hook(lambda mod, gi, go: print('grad_output', go))\n"
+            "loss = m(torch.ones(1, 3, requires_grad=True)).sum()\n")
+    labels = [label for label, kind in zip(app.graph.nodes.data["label"], app.graph.nodes.data["kind"])
+              if kind == "function"]
+    assert labels.count("BackwardHookFunctionBackward") == 2  # around the input and the output, as in PyTorch
+    app.backward()
+    assert "grad_output (tensor([[1., 1.]]),)" in app.output_pane.object
+    steps = app.snapshot["walk"]["steps"]
+    names = {n["id"]: n["label"] for n in app.snapshot["graph"]["nodes"]}
+    app.step_player.value = [names[s["node"]] for s in steps].index("BackwardHookFunctionBackward") + 1
+    assert "passes the grads on unchanged; here a module&#x27;s backward hooks see them" in app.step_pane.object
