@@ -24,7 +24,7 @@ from numpy.lib.stride_tricks import as_strided
 from . import _dtypes, _grad_mode
 from ._graph import node_class
 from ._ops import (_int64, _record_shared, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
-                   _zero_grad, defop, gather, mean)
+                   _zero_grad, defop, gather, mean, tensor_expected)
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, record
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "convolution",
@@ -63,7 +63,7 @@ def _ints(v, n, fname, arg, pos):
 def _tensor_arg(fname, arg, pos, t, optional=False):
     if t is None and optional or isinstance(t, Tensor):
         return
-    raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
+    raise tensor_expected(fname, arg, pos, t)
 
 
 def _work_dtype(d):

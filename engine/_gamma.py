@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from . import _grad_mode, _ops
-from ._ops import _RESULT, _SELF, defop, register_saved
+from ._ops import _RESULT, _SELF, defop, register_saved, tensor_expected
 from ._random import generator_or_default
 from ._tensor import Tensor, record
 
@@ -197,7 +197,7 @@ def _sample_gamma(alpha, uniform, normal, s):
 
 def _check_gamma_arg(fname, x, name="input", pos=1):
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fname}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
+        raise tensor_expected(fname, name, pos, x)
 
 
 def _float_kernel(x, kernel):

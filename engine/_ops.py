@@ -127,6 +127,18 @@ def as_tensor_arg(x):
     return tensor(x)
 
 
+def type_name(x):
+    """A value's type as PyTorch's argument errors name it: ``float``, ``numpy.float64``."""
+    cls = type(x)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def tensor_expected(fname, arg, pos, x):
+    """PyTorch's TypeError for a non-tensor where ``fname`` takes a Tensor (``pos`` None: no position)."""
+    where = f"argument '{arg}'" + (f" (position {pos})" if pos is not None else "")
+    return TypeError(f"{fname}(): {where} must be Tensor, not {type_name(x)}")
+
+
 def _np_of(x):
     return x._data if isinstance(x, Tensor) else x
 
@@ -586,8 +598,8 @@ def _unary(name, node, fwd, vjp, saves=()):
     ELEMENTWISE.add(op)
 
     def f(x):
-        if type(x) is not Tensor:
-            x = as_tensor_arg(x)
+        if type(x) is not Tensor and not isinstance(x, Tensor):
+            raise tensor_expected(name, "input", 1, x)
         d = x._data
         quiet = None if _quiet_state() is _QUIET else _quiet_on()  # log(0) is -inf, silently
         try:
@@ -792,7 +804,7 @@ def _float_only(x, kernel):
 
 def _tensor_other(fname, other):
     if not isinstance(other, Tensor):
-        raise TypeError(f"{fname}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        raise tensor_expected(fname, "other", 2, other)
 
 
 def _atan2_recip(a, b):
@@ -939,7 +951,7 @@ HEAVISIDE = defop("NotImplemented", _not_implemented("heaviside"), _not_implemen
 
 def heaviside(x, values):
     if not isinstance(values, Tensor):
-        raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+        raise tensor_expected("heaviside", "values", 2, values)
     if x._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return _grad_edges_only(_binary(x, values, HEAVISIDE, lambda a, v: np.where(a == 0, v, (a > 0).astype(a.dtype))))
@@ -1112,8 +1124,8 @@ def square(x):
 
 
 def relu(x):
-    if type(x) is not Tensor:
-        x = as_tensor_arg(x)
+    if type(x) is not Tensor and not isinstance(x, Tensor):
+        raise tensor_expected("relu", "input", 1, x)
     return record(RELU, (x,), np.maximum(x._data, 0))
 
 
@@ -1485,6 +1497,8 @@ def _sign_np(d):
 
 
 def _sign(op, x):
+    if not isinstance(x, Tensor):
+        raise tensor_expected("sign" if op is SIGN else "sgn", "input", 1, x)
     d = x._data
     return record(op, (x,), d.copy() if d.dtype == np.bool_ else _sign_np(d))
 
@@ -1578,7 +1592,7 @@ def _tensor_operands(name, input, other, first):
                         f"'{type(input).__name__}' object")
     for pos, (arg, t) in enumerate((("input", input), ("other", other)), first):
         if not isinstance(t, Tensor):
-            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
+            raise tensor_expected(name, arg, pos, t)
 
 
 def _equal(first, input, other):
@@ -4962,7 +4976,7 @@ def _index_put_items(x, indices, values):
         if not isinstance(i, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 0, but got {type(i).__name__}")
     if not isinstance(values, Tensor):
-        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+        raise tensor_expected("index_put", "values", 2, values)
     if len(indices) == 1 and indices[0]._data.dtype == np.uint8 and values._data.size == 1:
         # (PyTorch hands a lone mask and a single value to masked_fill_, which takes bool masks only)
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")

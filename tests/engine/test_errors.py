@@ -1,4 +1,5 @@
 """Misuse gives PyTorch's exception class and message, character for character."""
+import numpy as np
 import pytest
 
 from tests.engine.opinfo import outcome, same
@@ -246,6 +247,13 @@ ERRORS = {
     "broadcast_shapes_list_mismatch": lambda t: t.broadcast_shapes((5, 2), [1, 3]),
     "broadcast_shapes_ints": lambda t: t.broadcast_shapes(2, 3),
     "broadcast_shapes_negative": lambda t: t.broadcast_shapes((-1,), (3,)),
+    # a number or a list where a function takes a Tensor (math.exp habits)
+    "exp_of_float": lambda t: t.exp(2.0),
+    "sign_of_int": lambda t: t.sign(1),
+    "sqrt_of_list": lambda t: t.sqrt([1.0, 4.0]),
+    "sigmoid_of_numpy_scalar": lambda t: t.sigmoid(np.float64(0.5)),
+    "relu_of_none": lambda t: t.nn.functional.relu(None),
+    "special_erfcx_of_float": lambda t: t.special.erfcx(1.0),
 }
 
 
@@ -279,6 +287,8 @@ LITERAL = {
         "RuntimeError", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
         "dtype. Got: Long"),
     "index_out_of_range": ("IndexError", "index 5 is out of bounds for dimension 0 with size 2"),
+    "exp_of_float": ("TypeError", "exp(): argument 'input' (position 1) must be Tensor, not float"),
+    "sigmoid_of_numpy_scalar": ("TypeError", "sigmoid(): argument 'input' (position 1) must be Tensor, not numpy.float64"),
     "cat_size_mismatch": (
         "RuntimeError", "Sizes of tensors must match except in dimension 0. Expected size 3 but got size 4 for tensor "
         "number 1 in the list."),
