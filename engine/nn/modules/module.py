@@ -127,17 +127,7 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
 
 def register_module_backward_hook(hook):
     """A non-full backward hook for every module (deprecated: see ``Module.register_backward_hook``)."""
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is True:
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
-                           "global Module hook. Please use only one of them.")
-
-    _global_is_full_backward_hook = False
-    _saw_backward_hooks()
-
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
-    return handle
+    return _register_global_backward_hook(hook, full=False)
 
 
 def register_module_full_backward_pre_hook(hook):
@@ -152,14 +142,16 @@ def register_module_full_backward_pre_hook(hook):
 def register_module_full_backward_hook(hook):
     """A full backward hook for every module, run before the module's own:
     ``hook(module, grad_input, grad_output)``; a returned tuple replaces ``grad_input``."""
+    return _register_global_backward_hook(hook, full=True)
+
+
+def _register_global_backward_hook(hook, full):
     global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is False:
+    if _global_is_full_backward_hook is (not full):
         raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
                            "global Module hook. Please use only one of them.")
-
-    _global_is_full_backward_hook = True
+    _global_is_full_backward_hook = full
     _saw_backward_hooks()
-
     handle = RemovableHandle(_global_backward_hooks)
     _global_backward_hooks[handle.id] = hook
     return handle
