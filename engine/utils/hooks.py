@@ -50,8 +50,6 @@ class RemovableHandle:
                 del extra_dict[self.id]
 
     def __getstate__(self):
-        if self.extra_dict_ref is None:
-            return (self.hooks_dict_ref(), self.id)
         return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
 
     def __setstate__(self, state):

@@ -93,7 +93,7 @@ def setup_needed(exercise, snapshot, language="en"):
     if row is not None:
         if given.attr == "retains_grad" and row.get("retains_grad") == given.value:
             return None
-        if given.attr == "value" and _close((row.get("numbers") or {}).get("value"), given.value):
+        if given.attr == "value" and _close(_printed(row["value"]), given.value):
             return None
     return given.setup_zh if language == "zh" else given.setup_en
 
@@ -111,11 +111,12 @@ def check(exercise, snapshot, text, language="en"):
     if row is None or not snapshot.get("ok", True):
         return {"status": "invalid", "message": (f"代码里已经没有 {exercise.name} 了，或者运行出错：请重新加载示例。" if zh else
                                                  f"The code no longer has {exercise.name}, or it failed: reload the example.")}
-    truth = (row.get("numbers") or {}).get(exercise.attr)
     if exercise.attr == "grad" and row.get("grad_state") != "computed":
         truth = None
-    elif truth is None:
-        return {"status": "invalid", "message": ("这个张量太大，无法核对。" if zh else "That tensor is too big to check here.")}
+    else:
+        truth = _printed(row[exercise.attr])
+        if truth is None:
+            return {"status": "invalid", "message": ("这个张量太大，无法核对。" if zh else "That tensor is too big to check here.")}
     if truth is not None and exercise.index is not None:
         truth = np.asarray(truth, dtype=np.float64)[exercise.index]
     actual = "None" if truth is None else _show(truth)
@@ -139,12 +140,18 @@ def _row(snapshot, name):
     return next((r for r in snapshot.get("inspector") or () if r["name"] == name), None)
 
 
-def _close(numbers, value):
+def _printed(text):
+    """A tensor's numbers read back from the snapshot's printed form (to its 4 decimals); None when
+    PyTorch's print summarised it (``...``)."""
     try:
-        return numbers is not None and np.allclose(np.asarray(numbers, dtype=np.float64), value, rtol=RTOL, atol=ATOL) \
-            and np.shape(numbers) == np.shape(value)
-    except (TypeError, ValueError):
-        return False
+        return parse_answer(text.removeprefix("Parameter containing:"))
+    except AnswerError:
+        return None
+
+
+def _close(numbers, value):
+    return numbers is not None and np.shape(numbers) == np.shape(value) and np.allclose(numbers, value, rtol=RTOL,
+                                                                                      atol=ATOL)
 
 
 def _shape(a, zh):

@@ -26,7 +26,7 @@ NOT_RETAINED = "not kept: not a leaf (call .retain_grad() before backward to kee
 NO_GRAD = "none: requires_grad is False"
 MAX_NAMED = 2_000  # named tensors collected from the namespace
 MAX_CONTAINER = 50  # tensors shown from one list/tuple/dict
-MAX_VALUES = 64  # elements copied as numbers: gradient history, checking answers
+MAX_VALUES = 64  # elements copied into "values" for gradient history
 
 
 @dataclass
@@ -86,16 +86,8 @@ def grad_state(t):
 
 def grad_values(t):
     """The grad's numbers as nested lists (small grads only), JSON-safe; else None."""
-    return values(_read_grad(t))
-
-
-def values(t):
-    """A small float tensor's numbers as nested lists, JSON-safe (inf and nan as text); else None."""
-    try:
-        if t is None or t.numel() > MAX_VALUES or not t.is_floating_point():
-            return None
-        numbers = t.detach().tolist()
-    except Exception:  # noqa: BLE001 - an odd tensor subclass must not break the snapshot
+    grad = _read_grad(t)
+    if grad is None or grad.numel() > MAX_VALUES or not grad.is_floating_point():
         return None
 
     def clean(v):
@@ -103,7 +95,7 @@ def values(t):
             return [clean(x) for x in v]
         return v if math.isfinite(v) else str(v)
 
-    return clean(numbers)
+    return clean(grad.detach().tolist())
 
 
 _saved_attrs_cache = {}

@@ -341,7 +341,7 @@ class InProcessSession:
 
     def _inspector(self, named, graph):
         rows = []
-        for label, t in named:
+        for label, _t in named:
             node = graph.node(graph.by_label[label])
             toggleable, reason = self._editor_analysis.toggleable(label)
             rows.append({
@@ -361,7 +361,6 @@ class InProcessSession:
                 "origin": node["origin"],
                 "toggleable": toggleable,
                 "toggle_reason": reason,
-                "numbers": {"value": graph_mod.values(t), "grad": graph_mod.grad_values(t)},  # (what answers are checked on)
             })
         return rows
 

@@ -48,7 +48,7 @@ def test_run_default_example(session):
         "dtype": "torch.float32", "value": "tensor([[1., 1.],\n        [1., 1.]], requires_grad=True)",
         "requires_grad": True, "is_leaf": True, "grad_fn": None, "grad": "not computed yet",
         "grad_state": "not_computed", "retains_grad": None, "origin": None, "toggleable": True,
-        "toggle_reason": None, "numbers": {"value": [[1.0, 1.0], [1.0, 1.0]], "grad": None},
+        "toggle_reason": None,
     }
     assert rows(snap)["z"]["grad_fn"] == "MulBackward0" and rows(snap)["z"]["toggleable"] is False
     assert snap.backward_count == 0 and snap.grad_history == []
