@@ -20,11 +20,17 @@ from playground.views.style import CSS, player_css
 IN_BROWSER = sys.platform == "emscripten"
 _DEDUPE_S = 1.0  # Run clicked right after the editor lost focus (which also submits) runs once
 AUTO_GROUP = 40  # nodes: a bigger graph with module calls opens with its modules as boxes
+EDITOR_LINE_PX = 14  # the code editor's line height
 
 _COPY_JS = """
 const url = window.location.href;
 if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(() => {}); }
 """
+# The embed code is kept current by the app (_sync_link); the click only copies it.
+_COPY_EMBED_JS = """
+if (code.value && navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(code.value).catch(() => {}); }
+"""
+TITLE = '<h1 class="ap-title">∂ Autograd Playground<small>see PyTorch\'s autograd work</small></h1>'
 
 # Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
@@ -33,14 +39,28 @@ UI = {
            "player": {"first": "before the first step", "previous": "previous step", "pause": "pause",
                       "play": "play the steps", "next": "next step", "last": "the last step"},
            "answer": "your answer: a number, a list, or None",
-           "check": "Runs the code afresh, presses Backward as the question says, and checks your answer"},
+           "check": "Runs the code afresh, presses Backward as the question says, and checks your answer",
+           "embed": "Embed code copied. Paste it into a course page's HTML: it shows this playground, in this "
+                    "state, and each reader gets their own copy to play with.",
+           "open": "Open in a new tab ↗"},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
            "modules": "模块显示为方框（点击方框展开，点击标签收起）",
            "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
                       "next": "下一步", "last": "最后一步"},
            "answer": "你的答案：一个数、一个列表，或 None",
-           "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案"},
+           "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案",
+           "embed": "嵌入代码已复制。把它粘贴到课程网页的 HTML 中：网页会显示处于此状态的 playground，每位读者都能独立操作。",
+           "open": "在新标签页中打开 ↗"},
 }
+
+
+def _wrapping(*objects, sizing_mode="stretch_width", css_classes=(), padding=None, **flex):
+    """A row whose items flow onto the next line when it is too narrow (pn.FlexBox would need nh3,
+    which the static site does not ship)."""
+    styles = {"flex-wrap": "wrap", "min-width": "0", **{k.replace("_", "-"): v for k, v in flex.items()}}
+    if padding:
+        styles["padding"] = padding
+    return pn.Row(*objects, sizing_mode=sizing_mode, css_classes=list(css_classes), styles=styles)
 
 
 def _legend():
@@ -86,6 +106,17 @@ class Playground(pn.viewable.Viewer):
         self.copy_button = pn.widgets.Button(label="Copy link", color="light", width=100,
                                              description="Copy a link that reopens exactly this state")
         self.copy_button.js_on_click(code=_COPY_JS)
+        self.embed_button = pn.widgets.Button(label="Embed", color="light", width=90,
+                                              description="Copy HTML that shows this playground, as it is now, "
+                                                          "in a course page")
+        self.embed_code = pn.widgets.TextAreaInput(value="", height=64, sizing_mode="stretch_width")
+        self.embed_button.js_on_click(args={"code": self.embed_code}, code=_COPY_EMBED_JS)
+        self.embed_note = panels.html_pane()
+        self.embed_box = pn.Column(self.embed_note, self.embed_code, visible=False, sizing_mode="stretch_width",
+                                   css_classes=["ap-embed"])
+        self.title_pane = pn.pane.HTML(TITLE)
+        self.open_pane = pn.pane.HTML("", visible=False)
+        self._embedded = False  # shown inside a course page (?embed): the compact header
 
         self.output_select = pn.widgets.Select(label="output", options=[], width=140)
         self.gradient_input = pn.widgets.TextInput(label="gradient", placeholder="torch.ones_like(out)", width=200)
@@ -108,7 +139,8 @@ class Playground(pn.viewable.Viewer):
         self.answer_input = pn.widgets.TextInput(placeholder=UI["en"]["answer"], width=300)
         self.check_button = pn.widgets.Button(label="Check", color="primary", width=90, description=UI["en"]["check"])
         self.verdict_pane = panels.html_pane()
-        self.exercise_box = pn.Column(self.exercise_pane, pn.Row(self.answer_input, self.check_button),
+        self.exercise_box = pn.Column(self.exercise_pane,
+                                      _wrapping(self.answer_input, self.check_button),
                                       self.verdict_pane, visible=False, sizing_mode="stretch_width",
                                       css_classes=["ap-exercise"])
         self._verdict = None  # the last answer's verdict, in each language
@@ -128,6 +160,7 @@ class Playground(pn.viewable.Viewer):
         self.backward_button.on_click(lambda e: self.backward())
         self.zero_button.on_click(lambda e: self._show(self.session.zero_grad()))
         self.copy_button.on_click(lambda e: self._copied())
+        self.embed_button.on_click(lambda e: self._embed_clicked())
         self.check_button.on_click(lambda e: self.check_answer())
         self.answer_input.param.watch(lambda e: self.check_answer(), "enter_pressed")
         self.toggles.param.watch(self._on_toggle, "value")
@@ -154,6 +187,8 @@ class Playground(pn.viewable.Viewer):
             if pn.state.location is not None:
                 # In the browser the hash arrives after start-up; a pasted link changes it too.
                 pn.state.location.param.watch(lambda e: self._restore_from_link(), "hash")
+                pn.state.location.param.watch(lambda *events: self._on_location(), ["search", "hostname", "pathname"])
+                self._on_location()
             if not IN_BROWSER:
                 pn.state.on_session_destroyed(lambda ctx: self.session.close())
 
@@ -229,6 +264,37 @@ class Playground(pn.viewable.Viewer):
         self._sync_link()
         self._message(UI[self.language]["copied"], kind="note")
 
+    def _embed_clicked(self):
+        self._sync_link()
+        self.embed_box.visible = not self.embed_box.visible
+        self.embed_note.object = panels.banner_html(UI[self.language]["embed"], "note")
+
+    def _on_location(self):
+        loc = pn.state.location
+        self.set_embedded(links.is_embedded(loc.search))
+        self._sync_link()
+
+    def set_embedded(self, embedded):
+        """The compact view for a course page's iframe: a small title, a link to the full
+        playground instead of the share buttons."""
+        self._embedded = embedded
+        self.title_pane.object = ('<h1 class="ap-title ap-title-small">∂ Autograd Playground</h1>' if embedded
+                                  else TITLE)
+        self.open_pane.visible = embedded
+        self.copy_button.visible = self.embed_button.visible = not embedded
+        self.embed_box.visible = self.embed_box.visible and not embedded
+        self._fit_editor()
+
+    def _fit_editor(self):
+        # In a course page's frame every line counts: the editor fits the code, so the graph
+        # comes into view sooner; elsewhere it keeps room to type.
+        lines = self._editor_text().count("\n") + 1
+        self.editor.height = min(max(EDITOR_LINE_PX * lines + 24, 120), 300) if self._embedded else 300
+
+    def _page(self):
+        loc = pn.state.location
+        return links.page_address(loc.protocol, loc.hostname, loc.port, loc.pathname) if loc is not None else None
+
     def _restore_from_link(self):
         text = (pn.state.location.hash or "").lstrip("#") if pn.state.location else ""
         if not text or text in (self._restored, self._last_hash):
@@ -275,6 +341,8 @@ class Playground(pn.viewable.Viewer):
         with self._silenced():
             if snap.get("code") is not None and snap["code"] != self._editor_text():
                 self._set_code(snap["code"])
+            if self._embedded:
+                self._fit_editor()
             self.editor.annotations = panels.editor_annotations(snap)
             outputs = snap.get("outputs") or []
             want = getattr(self, "_pending_output", None) or self.output_select.value
@@ -386,6 +454,7 @@ class Playground(pn.viewable.Viewer):
             self.step_player.stylesheets = [player_css(UI[self.language]["player"])]
             self.answer_input.placeholder = UI[self.language]["answer"]
             self.check_button.description = UI[self.language]["check"]
+        self.embed_note.object = panels.banner_html(UI[self.language]["embed"], "note")
         self._render_text()
         self._sync_link()
 
@@ -430,6 +499,15 @@ class Playground(pn.viewable.Viewer):
         if text != self._last_hash:
             self._last_hash = text
             pn.state.location.hash = "#" + text
+        self.show_page_links(self._page(), text)
+
+    def show_page_links(self, page, text):
+        """The embed code and the compact view's link to the full playground, for the state ``text``."""
+        if page is None:
+            return
+        self.embed_code.value = links.embed_html(page, text)
+        self.open_pane.object = (f'<a class="ap-open" href="{escape(page)}#{escape(text)}" target="_blank" '
+                                 f'rel="noopener">{escape(UI[self.language]["open"])}</a>')
 
     def _silenced(self):
         app = self
@@ -445,40 +523,40 @@ class Playground(pn.viewable.Viewer):
 
     # ----- layout -----
     def _build_layout(self):
-        header = pn.Row(
-            pn.pane.HTML('<h1 class="ap-title">∂ Autograd Playground<small>see PyTorch\'s autograd work</small></h1>'),
-            pn.layout.HSpacer(), self.example_select, self.language_toggle, self.copy_button,
-            css_classes=["ap-header"], sizing_mode="stretch_width", styles={"padding": "8px 16px"},
-        )
+        # Rows that wrap: in a narrow window or a course page's frame the columns stack and the
+        # controls flow onto new lines instead of leaving the page.
+        tools = _wrapping(self.example_select, self.language_toggle, self.copy_button, self.embed_button,
+                          self.open_pane, sizing_mode=None, align_items="center", margin_left="auto",
+                          max_width="100%")
+        header = _wrapping(self.title_pane, tools, css_classes=["ap-header"], justify_content="space-between",
+                           align_items="center", padding="8px 16px")
         left = pn.Column(
             self.explain_pane,
             self.editor,
             pn.Row(self.run_button, pn.pane.HTML('<span class="ap-status">Ctrl+Enter runs</span>')),
             self.exercise_box,
             self.output_pane,
-            sizing_mode="stretch_width", styles={"min-width": "360px"},
+            sizing_mode="stretch_width", styles={"flex": "2 1 360px", "min-width": "0"},
         )
-        controls = pn.Row(self.output_select, self.gradient_input,
-                          pn.Column(self.retain_box, self.create_box, margin=(18, 5, 0, 5)),
-                          pn.Column(self.backward_button, self.zero_button, margin=(12, 5, 0, 5)),
-                          sizing_mode="stretch_width")
+        controls = _wrapping(self.output_select, self.gradient_input,
+                             pn.Column(self.retain_box, self.create_box, margin=(18, 5, 0, 5)),
+                             pn.Column(self.backward_button, self.zero_button, margin=(12, 5, 0, 5)))
         right = pn.Column(
             pn.Row(pn.pane.HTML('<div class="ap-section">Computation graph</div>'), pn.layout.HSpacer(), self.status,
                    sizing_mode="stretch_width"),
             self.graph_pane,
             pn.pane.HTML(_legend(), sizing_mode="stretch_width"),
             self.modules_box,
-            pn.Row(self.step_player, self.step_pane, sizing_mode="stretch_width"),
+            _wrapping(self.step_player, self.step_pane),
             controls,
             pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),
             pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),
                     sizing_mode="stretch_width"),
-            sizing_mode="stretch_width",
+            sizing_mode="stretch_width", styles={"flex": "3 1 540px", "min-width": "0"},
         )
-        left.styles = {"width": "40%", "min-width": "360px"}
-        right.styles = {"width": "60%"}
-        body = pn.Row(left, right, sizing_mode="stretch_width")
-        return pn.Column(header, self.banner, body, sizing_mode="stretch_width")
+        body = _wrapping(left, right)
+        return pn.Column(header, self.banner, self.embed_box, body, sizing_mode="stretch_width",
+                         styles={"min-width": "0"})
 
     def __panel__(self):
         return self._layout

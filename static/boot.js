@@ -17,6 +17,10 @@
     site.marks[name] = t === undefined ? performance.now() : t - performance.timeOrigin;
   };
   mark("boot");
+  // A course page's iframe (?embed): the sketch's header is compact too, as the app's will be.
+  if (/(^|&)embed(=(?!(0|false|no)(&|$))[^&]*)?(&|$)/i.test(location.search.slice(1))) {
+    document.documentElement.classList.add("pg-embed");
+  }
 
   const worker = new Worker("worker.js");
   worker.postMessage({ type: "hello", hash: location.hash });

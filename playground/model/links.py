@@ -9,6 +9,8 @@ import binascii
 import json
 import re
 import zlib
+from html import escape
+from urllib.parse import parse_qs
 
 VERSION = "v1"
 MAX_ENCODED = 32 * 1024  # characters in the hash
@@ -138,3 +140,28 @@ def decode(text):
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise LinkError("This link is damaged: its content is not readable.") from None
     return validate(state)
+
+
+EMBED_HEIGHT = 780  # px: the editor, the graph and the Backward controls of a stacked layout
+
+
+def page_address(protocol, hostname, port, pathname):
+    """The playground's address without query or hash (from the parts of the page's location),
+    or None while the page has not said where it is."""
+    if not protocol or not hostname:
+        return None
+    return f"{protocol}//{hostname}{':' + str(port) if port else ''}{pathname or '/'}"
+
+
+def embed_html(page, text):
+    """The HTML a course page pastes to show the playground at ``page`` in the state of the link
+    ``text``: an iframe of the compact view (``?embed``)."""
+    return (f'<iframe src="{escape(page)}?embed#{escape(text)}" title="Autograd Playground" width="100%" '
+            f'height="{EMBED_HEIGHT}" style="border:1px solid #e2e8f0;border-radius:8px" '
+            'allow="clipboard-write" loading="lazy"></iframe>')
+
+
+def is_embedded(search):
+    """Whether the page's query string (``?embed``, ``?embed=1``) asks for the compact view."""
+    value = parse_qs((search or "").lstrip("?"), keep_blank_values=True).get("embed")
+    return value is not None and value[-1].lower() not in ("0", "false", "no")

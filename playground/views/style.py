@@ -5,6 +5,10 @@ CSS = """
 body { background: #f8fafc; }
 .ap-header { border-bottom: 1px solid var(--ap-border); background: #fff; }
 .ap-title { font: 600 20px/1.2 system-ui, -apple-system, "Segoe UI", sans-serif; color: #0f172a; margin: 0; }
+.ap-title-small { font-size: 15px; }
+.ap-open { font: 13px system-ui, sans-serif; color: var(--ap-blue); text-decoration: none; white-space: nowrap; }
+.ap-open:hover { text-decoration: underline; }
+.ap-embed { padding: 0 10px; }
 .ap-title small { font-weight: 400; color: var(--ap-muted); font-size: 13px; margin-left: 8px; }
 .ap-card { background: #fff; border: 1px solid var(--ap-border); border-radius: 10px; }
 .ap-section { font: 600 12px system-ui, sans-serif; color: var(--ap-muted); text-transform: uppercase;

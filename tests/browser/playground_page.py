@@ -41,7 +41,8 @@ class PlaygroundPage:
     def __init__(self, page, timeout=120_000):
         self.page = page
         self.timeout = timeout
-        page.set_default_timeout(60_000)  # CI machines are loaded: waits are generous, never sleeps
+        if hasattr(page, "set_default_timeout"):  # (a Frame, for a page inside an iframe, has none)
+            page.set_default_timeout(60_000)  # CI machines are loaded: waits are generous, never sleeps
 
     def open(self, url):
         self.page.goto(url)

@@ -91,6 +91,40 @@ def test_link_state_round_trip(app, torch_module):
     assert _node(other, "w")["grad"] == "tensor([2., 2., 2.])"
 
 
+def test_embed_code_and_the_compact_view(app, torch_module):
+    app.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
+    app.backward_button.clicks += 1
+    text = links.encode(app.link_state())
+    app.show_page_links("https://example.org/pg/", text)
+    assert app.embed_code.value == links.embed_html("https://example.org/pg/", text)
+    assert not app.embed_box.visible
+    app.embed_button.clicks += 1
+    assert app.embed_box.visible and "Paste it into a course page" in app.embed_note.object
+    app.language_toggle.value = "zh"
+    assert "嵌入代码已复制" in app.embed_note.object
+    app.embed_button.clicks += 1
+    assert not app.embed_box.visible
+
+    # The page the code shows (a course page's frame): compact, with a way out to the full playground.
+    frame = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    frame.restore(links.decode(app.embed_code.value.split("#", 1)[1].split('"', 1)[0]))
+    assert _node(frame, "w")["grad"] == "tensor([2., 2., 2.])"
+    assert frame.editor.height == 300 and "see PyTorch" in frame.title_pane.object
+    frame.set_embedded(True)
+    assert "see PyTorch" not in frame.title_pane.object and "∂ Autograd Playground" in frame.title_pane.object
+    assert not frame.copy_button.visible and not frame.embed_button.visible and frame.open_pane.visible
+    assert frame.editor.height == 120  # four short lines: the least height, not 300 px
+    frame.show_page_links("https://example.org/pg/", text)
+    assert f'href="https://example.org/pg/#{text}" target="_blank"' in frame.open_pane.object
+    assert "Open in a new tab" in frame.open_pane.object
+    frame.run("\n".join(f"a{i} = {i}" for i in range(10)))
+    assert frame.editor.height == 14 * 10 + 24
+    frame.run("\n".join(f"a{i} = {i}" for i in range(40)))
+    assert frame.editor.height == 300  # a long program scrolls in the editor
+    frame.set_embedded(False)
+    assert frame.copy_button.visible and not frame.open_pane.visible and "see PyTorch" in frame.title_pane.object
+
+
 def test_examples_all_load_and_backward(app):
     for ex in examples.EXAMPLES:
         app.example_select.value = ex.key

@@ -99,3 +99,20 @@ def test_incompressible_code_over_the_encoded_limit():
     code = "".join(chr(rng.randrange(0x4E00, 0x9FFF)) for _ in range(12_000))  # ~36 KB of UTF-8
     with pytest.raises(LinkError, match="too long"):
         encode({"code": code})
+
+
+def test_embed_code_and_the_embedded_view():
+    page = links.page_address("https:", "example.org", "", "/playground/")
+    assert page == "https://example.org/playground/"
+    assert links.page_address("http:", "127.0.0.1", "8000", "/") == "http://127.0.0.1:8000/"
+    assert links.page_address("", "", "", "") is None  # the page has not said where it is yet
+    text = encode(STATE)
+    html = links.embed_html(page, text)
+    assert html == (f'<iframe src="https://example.org/playground/?embed#{text}" title="Autograd Playground" '
+                    'width="100%" height="780" style="border:1px solid #e2e8f0;border-radius:8px" '
+                    'allow="clipboard-write" loading="lazy"></iframe>')
+    assert decode(html.split("#", 1)[1].split('"', 1)[0]) == decode(text)  # the frame opens this very state
+    assert links.embed_html('https://x.org/a"b', "v1.x").startswith('<iframe src="https://x.org/a&quot;b?embed#v1.x"')
+    for search, embedded in [("?embed", True), ("?embed=1", True), ("?a=2&embed", True), ("", False),
+                             (None, False), ("?embed=0", False), ("?embed=False", False), ("?embedded=1", False)]:
+        assert links.is_embedded(search) is embedded, search
