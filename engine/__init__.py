@@ -34,7 +34,7 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
                    greater_equal, gt, index_select, isclose, isfinite, isinf, isnan, le, less, less_equal, log,
                    log1p, log2, log10, log_softmax, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
                    masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, negative,
-                   nonzero, norm, not_equal, permute, pow, prod, reciprocal, relu, remainder, reshape, round, rsqrt,
+                   nonzero, norm, not_equal, pow, prod, reciprocal, relu, remainder, round, rsqrt,
                    rsub, select, sgn, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
                    sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
                    where)
@@ -71,42 +71,64 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
-def is_floating_point(t):
-    return t.is_floating_point()
+# The functions take the shape as one argument, by PyTorch's keyword (the methods also take it unpacked).
+def reshape(input, shape=None):
+    if shape is None and isinstance(input, Tensor):  # (the type of ``input`` is checked first, as in PyTorch)
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+    return _ops.reshape(input, shape)
 
 
-def numel(t):
-    return t.numel()
+def permute(input, dims=None):
+    if dims is None and isinstance(input, Tensor):
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    return _ops.permute(input, dims)
 
 
-def result_type(a, b):
-    return _dtypes.result_type(a, b)
+def is_floating_point(input):
+    if not isinstance(input, Tensor):
+        raise _ops.tensor_expected("is_floating_point", "input", 1, input)
+    return input.is_floating_point()
+
+
+def numel(input):
+    if not isinstance(input, Tensor):
+        raise _ops.tensor_expected("numel", "input", 1, input)
+    return input.numel()
+
+
+def result_type(tensor, other):
+    return _dtypes.result_type(tensor, other)
 
 
 def can_cast(from_, to):
     return _dtypes.promote_types(from_, to) is to or from_._category <= to._category
 
 
-def set_default_device(dev):
+def set_default_device(device):
     from ._tensor import check_device
 
-    check_device(dev)
+    check_device(device)
 
 
 def get_default_device():
     return device("cpu")
 
 
-def detach(t):
-    return t.detach()
+def detach(input):
+    if not isinstance(input, Tensor):
+        raise _ops.tensor_expected("detach", "input", 1, input)
+    return input.detach()
 
 
 def index_put_(input, indices, values, accumulate=False):
+    if not isinstance(input, Tensor):
+        raise _ops.tensor_expected("index_put_", "input", 1, input)
     return input.index_put_(indices, values, accumulate)
 
 
 def broadcast_tensors(*tensors):
     """Each tensor expanded to the common shape; one already of that shape comes back itself."""
+    _ops._tensors_expected(tensors)
     shape = ()
     for t in tensors:
         shape = _ops._broadcast_checked(shape, t._data.shape)

@@ -95,13 +95,13 @@ def to_numpy_dtype(d):
     return from_numpy_dtype(np.dtype(d)).np
 
 
-def promote_types(a, b):
+def promote_types(type1, type2):
     """PyTorch's ``promote_types``: the higher category wins, within one category the wider."""
-    if a is b:
-        return a
-    if a._category != b._category:
-        return a if a._category > b._category else b
-    return _FROM_NP[np.promote_types(a.np, b.np)]
+    if type1 is type2:
+        return type1
+    if type1._category != type2._category:
+        return type1 if type1._category > type2._category else type2
+    return _FROM_NP[np.promote_types(type1.np, type2.np)]
 
 
 def _combine(higher, lower):

@@ -8,6 +8,7 @@ from . import _dtypes, _grad_mode
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size, record
 
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
+from ._ops import invalid_arguments, tensor_expected
 from ._sampling import _node
 
 
@@ -202,12 +203,12 @@ def as_tensor(data, dtype=None, device=None):
 asarray = as_tensor
 
 
-def from_numpy(arr):
+def from_numpy(ndarray):
     """A tensor sharing memory with the NumPy array ``arr``."""
-    if not isinstance(arr, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
-    _dtypes.from_numpy_dtype(arr.dtype)
-    return _wrap(arr)
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    _dtypes.from_numpy_dtype(ndarray.dtype)
+    return _wrap(ndarray)
 
 
 def _size(size, name="zeros", keyword=False):
@@ -409,27 +410,33 @@ def filled_like(d, fill, dt):
     return fill(tuple(d.shape[i] for i in dims), dt).transpose(np.argsort(dims))
 
 
-def _like(fill_fn):
+def _like(name, fill_fn):
     def like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+        if type(input) is not Tensor and not isinstance(input, Tensor):
+            raise tensor_expected(name, "input", 1, input)
         dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
         return _finish(filled_like(input._data, fill_fn, dt), None, requires_grad, device)
 
     return like
 
 
-zeros_like = _like(lambda s, dt: np.zeros(s, dtype=dt))
-ones_like = _like(lambda s, dt: np.ones(s, dtype=dt))
-empty_like = _like(lambda s, dt: np.zeros(s, dtype=dt))
-rand_like = _like(default_generator.uniform)
-randn_like = _like(default_generator.normal)
+zeros_like = _like("zeros_like", lambda s, dt: np.zeros(s, dtype=dt))
+ones_like = _like("ones_like", lambda s, dt: np.ones(s, dtype=dt))
+empty_like = _like("empty_like", lambda s, dt: np.zeros(s, dtype=dt))
+rand_like = _like("rand_like", default_generator.uniform)
+randn_like = _like("randn_like", default_generator.normal)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("full_like", "input", 1, input)
     dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
     return _finish(np.full(input._data.shape, fill_value, dtype=dt), None, requires_grad, device)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("randint_like", input, low, *(() if high is None else (high,)))
     if high is None:
         low, high = 0, low
     dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype

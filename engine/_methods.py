@@ -171,7 +171,8 @@ Tensor.__mod__ = _ops.remainder
 Tensor.__rmod__ = lambda self, other: _ops.remainder(_ops.as_tensor_arg(other), self)
 Tensor.__pow__ = _ops.pow
 Tensor.__rpow__ = lambda self, other: _ops.pow(other, self)
-Tensor.__rmatmul__ = lambda self, other: _ops.matmul(other, self)
+# A matrix product has no scalar form: `t @ 2.0` is Python's "unsupported operand" TypeError.
+Tensor.__rmatmul__ = lambda self, other: _ops.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 Tensor.__neg__ = _ops.neg
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = _ops.abs
@@ -209,7 +210,7 @@ def _checks_operand(fn):
 
 
 for _name in ("__sub__", "__rsub__", "__rtruediv__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__rmatmul__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
               "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
               "__xor__", "__rand__", "__ror__", "__rxor__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
@@ -221,7 +222,7 @@ def _matmul_operator(self, other):
         if self._data.ndim == 2 and other._data.ndim == 2:  # every linear layer's forward: straight to mm
             return _ops.mm(self, other)
         return _ops.matmul(self, other)
-    return _ops.matmul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    return _ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
 
 Tensor.__matmul__ = _matmul_operator

@@ -139,6 +139,30 @@ def tensor_expected(fname, arg, pos, x):
     return TypeError(f"{fname}(): {where} must be Tensor, not {type_name(x)}")
 
 
+def _arg_type(v):
+    return "Tensor" if isinstance(v, Tensor) else type_name(v)
+
+
+def invalid_arguments(fname, *args, **kwargs):
+    """The first line of PyTorch's TypeError when no overload of ``fname`` takes the arguments (the
+    overloads it lists after it are left out). Keywords come last, in reverse, as PyTorch lists them."""
+    got = [_arg_type(a) for a in args] + [f"{k}={_arg_type(v)}" for k, v in reversed(kwargs.items())]
+    return TypeError(f"{fname}() received an invalid combination of arguments - got ({', '.join(got)}), "
+                     "but expected one of:")
+
+
+def _given_kw(**kwargs):
+    """The keyword arguments that differ from their default None/False (for ``invalid_arguments``)."""
+    return {k: v for k, v in kwargs.items() if v is not None and v is not False}
+
+
+def _tensors_expected(tensors, arg=0):
+    """PyTorch's TypeError for a non-tensor in a sequence of tensors."""
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {arg}, but got {type_name(x)}")
+
+
 def _np_of(x):
     return x._data if isinstance(x, Tensor) else x
 
@@ -432,16 +456,16 @@ def sub(a, b, *, alpha=1):
                    None if alpha == 1 else {"alpha": alpha})
 
 
-def rsub(a, other, *, alpha=1):
+def rsub(input, other, *, alpha=1):
     """``other - alpha * a`` for a Python scalar ``other`` (``2 - x`` is ``RsubBackward1``)."""
     if isinstance(other, Tensor):
-        return sub(other, a, alpha=alpha)
-    x = a._data
+        return sub(other, input, alpha=alpha)
+    x = input._data
     if not ((type(other) is float or type(other) is int) and x.dtype.kind == "f"):  # else: no bool, no promotion
-        _sub_check(a, other)
-        x = x.astype(_result_np_dtype(a, other), copy=False)
+        _sub_check(input, other)
+        x = x.astype(_result_np_dtype(input, other), copy=False)
     out = np.asarray(other - (x if alpha == 1 else alpha * x)).astype(x.dtype, copy=False)
-    return record(RSUB, (a,), out, {"other": other, "alpha": alpha}) if (
+    return record(RSUB, (input,), out, {"other": other, "alpha": alpha}) if (
         _grad_mode._enabled or _grad_mode._fw_active) else _wrap(out)
 
 
@@ -492,8 +516,8 @@ def _no_bool(a, b, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
-def true_divide(a, b):
-    return div(a, b)
+def true_divide(input, other):
+    return div(input, other)
 
 
 def rdiv(a, other):
@@ -532,12 +556,12 @@ def pow(a, exponent):
     return _binary(a, exponent, POW_T, np.power)
 
 
-def maximum(a, b):
-    return _binary(a, b, MAXIMUM, np.maximum)
+def maximum(input, other):
+    return _binary(input, other, MAXIMUM, np.maximum)
 
 
-def minimum(a, b):
-    return _binary(a, b, MINIMUM, np.minimum)
+def minimum(input, other):
+    return _binary(input, other, MINIMUM, np.minimum)
 
 
 def _with_scalar(op, fwd, a, other):
@@ -578,12 +602,12 @@ def fmod(a, b):
     return _binary(a, b, FMOD, _fmod)
 
 
-def floor_divide(a, b):
+def floor_divide(input, other):
     """``a // b``; like PyTorch, its backward is not implemented (the node raises when reached)."""
-    _no_bool(a, b, "div_floor_cpu")
-    if isinstance(a, Tensor) and is_scalar(b):
-        return _with_scalar(FLOOR_DIVIDE, _floor_div, a, b)
-    out = _binary(a, b, FLOOR_DIVIDE, _floor_div)
+    _no_bool(input, other, "div_floor_cpu")
+    if isinstance(input, Tensor) and is_scalar(other):
+        return _with_scalar(FLOOR_DIVIDE, _floor_div, input, other)
+    out = _binary(input, other, FLOOR_DIVIDE, _floor_div)
     return out if out is NotImplemented else _grad_edges_only(out)
 
 
@@ -597,20 +621,20 @@ def _unary(name, node, fwd, vjp, saves=()):
     op = defop(node, vjp, saves=saves)
     ELEMENTWISE.add(op)
 
-    def f(x):
-        if type(x) is not Tensor and not isinstance(x, Tensor):
-            raise tensor_expected(name, "input", 1, x)
-        d = x._data
+    def f(input):
+        if type(input) is not Tensor and not isinstance(input, Tensor):
+            raise tensor_expected(name, "input", 1, input)
+        d = input._data
         quiet = None if _quiet_state() is _QUIET else _quiet_on()  # log(0) is -inf, silently
         try:
-            out = fwd(d if d.dtype.kind == "f" else _float_data(x))
+            out = fwd(d if d.dtype.kind == "f" else _float_data(input))
         finally:
             if quiet is not None:
                 _quiet_off(quiet)
         if type(out) is not _ndarray:
             out = np.asarray(out)
         if _grad_mode._enabled or _grad_mode._fw_active:
-            return record(op, (x,), out)
+            return record(op, (input,), out)
         t = _new(Tensor)  # _wrap(out), inlined
         t._data = out
         t._requires_grad = False
@@ -768,7 +792,22 @@ _unary("deg2rad", "Deg2RadBackward0", lambda d: d * d.dtype.type(math.pi / 180),
        lambda g, ans, x: _mul_scalar(g, math.pi / 180))
 _unary("rad2deg", "Rad2DegBackward0", lambda d: d * d.dtype.type(180 / math.pi),
        lambda g, ans, x: _mul_scalar(g, 180 / math.pi))
-arcsin, arccos, arcsinh, arccosh, arctanh, arctan = asin, acos, asinh, acosh, atanh, atan  # noqa: F821 (_unary made them)
+def _unary_alias(name, of):
+    """``of`` under NumPy's name, which PyTorch's argument errors name."""
+    def f(input):
+        if type(input) is not Tensor and not isinstance(input, Tensor):
+            raise tensor_expected(name, "input", 1, input)
+        return of(input)
+
+    f.__name__ = f.__qualname__ = name
+    globals()[name] = f
+    _ON_ARRAYS[f] = _ON_ARRAYS[of]
+
+
+for _alias, _of in (("arcsin", asin), ("arccos", acos), ("arcsinh", asinh), ("arccosh", acosh),  # noqa: F821
+                    ("arctanh", atanh), ("arctan", atan)):  # noqa: F821 (_unary made them)
+    _unary_alias(_alias, _of)
+del _alias, _of
 
 
 def _inplace_without_derivative(name, fwd):
@@ -790,10 +829,12 @@ def _logit_grad(g, x, eps):
     return where((x >= lo) & (x <= hi), g / (x * _rsub_scalar(1.0, x)), math.nan if eps is None else 0.0)
 
 
-def logit(x, eps=None):
-    d = _float_data(x)
+def logit(input, eps=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("logit", "input", 1, input)
+    d = _float_data(input)
     z = d if eps is None else np.clip(d, eps, 1 - eps)
-    return record(LOGIT, (x,), _quietly(lambda: np.log(z / (1 - z))), None if eps is None else {"eps": eps})
+    return record(LOGIT, (input,), _quietly(lambda: np.log(z / (1 - z))), None if eps is None else {"eps": eps})
 
 
 def _float_only(x, kernel):
@@ -826,24 +867,28 @@ LOGADDEXP = defop("LogaddexpBackward0", lambda g, ans, a, b: g / _add_scalar(exp
                   lambda g, ans, a, b: g / _add_scalar(exp(a - b), 1), saves=(0, 1))
 
 
-def atan2(a, b):
-    _tensor_other("atan2", b)
-    return _binary(a, b, ATAN2, np.arctan2, true_div=True)
+def atan2(input, other):
+    _tensor_other("atan2", other)
+    return _binary(input, other, ATAN2, np.arctan2, true_div=True)
 
 
-arctan2 = atan2
+def arctan2(input, other):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("arctan2", "input", 1, input)
+    _tensor_other("arctan2", other)
+    return atan2(input, other)
 
 
-def hypot(a, b):
-    _tensor_other("hypot", b)
-    _float_only(a, "hypot_cpu")
-    return _binary(a, b, HYPOT, np.hypot)
+def hypot(input, other):
+    _tensor_other("hypot", other)
+    _float_only(input, "hypot_cpu")
+    return _binary(input, other, HYPOT, np.hypot)
 
 
-def logaddexp(a, b):
-    _tensor_other("logaddexp", b)
-    _float_only(a, "logaddexp_cpu")
-    return _binary(a, b, LOGADDEXP, np.logaddexp)
+def logaddexp(input, other):
+    _tensor_other("logaddexp", other)
+    _float_only(input, "logaddexp_cpu")
+    return _binary(input, other, LOGADDEXP, np.logaddexp)
 
 
 def _xlogy(x, y):
@@ -851,17 +896,18 @@ def _xlogy(x, y):
     return np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y))
 
 
-def xlogy(a, b):
-    if is_scalar(a):
-        b = as_tensor_arg(b)
-        d = _float_data(b)
-        out = _quietly(_xlogy, d.dtype.type(a), d)
-        return record(XLOGY_SCALAR_SELF, (b,), np.asarray(out, dtype=d.dtype), {"self": a})
-    if is_scalar(b):
-        d = _float_data(a)
-        out = _quietly(_xlogy, d, d.dtype.type(b))
-        return record(XLOGY_SCALAR_OTHER, (a,), np.asarray(out, dtype=d.dtype), {"other": b})
-    return _binary(a, b, XLOGY, _xlogy, true_div=True)
+def xlogy(input, other):
+    if is_scalar(input):
+        if not isinstance(other, Tensor):
+            raise invalid_arguments("xlogy", input, other)
+        d = _float_data(other)
+        out = _quietly(_xlogy, d.dtype.type(input), d)
+        return record(XLOGY_SCALAR_SELF, (other,), np.asarray(out, dtype=d.dtype), {"self": input})
+    if is_scalar(other):
+        d = _float_data(input)
+        out = _quietly(_xlogy, d, d.dtype.type(other))
+        return record(XLOGY_SCALAR_OTHER, (input,), np.asarray(out, dtype=d.dtype), {"other": other})
+    return _binary(input, other, XLOGY, _xlogy, true_div=True)
 
 
 def _ternary_data(tensors, dt):
@@ -895,18 +941,20 @@ def _lerp(a, b, w):
     return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
 
 
-def lerp(start, end, weight):
-    if start._data.dtype != end._data.dtype:
-        raise RuntimeError(f"expected dtype {_scalar_type(start).lower()} for `end` but got dtype "
+def lerp(input, end, weight):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("lerp", input, end, weight)
+    if input._data.dtype != end._data.dtype:
+        raise RuntimeError(f"expected dtype {_scalar_type(input).lower()} for `end` but got dtype "
                            f"{_scalar_type(end).lower()}")
-    _float_only(start, "lerp_kernel_scalar" if is_scalar(weight) else "lerp_kernel_tensor")
-    dt = start._data.dtype
+    _float_only(input, "lerp_kernel_scalar" if is_scalar(weight) else "lerp_kernel_tensor")
+    dt = input._data.dtype
     if is_scalar(weight):
-        a, b = _ternary_data((start, end), dt)
+        a, b = _ternary_data((input, end), dt)
         out = _quietly(_lerp, a, b, dt.type(weight))
-        return record(LERP, (start, end), np.asarray(out, dtype=dt), {"weight": weight})
-    a, b, w = _ternary_data((start, end, weight), dt)
-    return record(LERP_T, (start, end, weight), np.asarray(_quietly(_lerp, a, b, w), dtype=dt))
+        return record(LERP, (input, end), np.asarray(out, dtype=dt), {"weight": weight})
+    a, b, w = _ternary_data((input, end, weight), dt)
+    return record(LERP_T, (input, end, weight), np.asarray(_quietly(_lerp, a, b, w), dtype=dt))
 
 
 def _addc(op, fwd, x, t1, t2, value):
@@ -935,26 +983,30 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 NAN_TO_NUM = defop("NanToNumBackward0", lambda g, ans, x: g * isfinite(x), saves=(0,))
 
 
-def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
-    d = x._data
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("nan_to_num", "input", 1, input)
+    d = input._data
     if d.dtype.kind != "f":
         return _wrap(d.copy())
     info = np.finfo(d.dtype)
     out = np.nan_to_num(d, nan=nan, posinf=info.max if posinf is None else posinf,
                         neginf=info.min if neginf is None else neginf)
-    return record(NAN_TO_NUM, (x,), out)
+    return record(NAN_TO_NUM, (input,), out)
 
 
 HEAVISIDE = defop("NotImplemented", _not_implemented("heaviside"), _not_implemented("heaviside"),
                   cpp_name="torch::autograd::NotImplemented")
 
 
-def heaviside(x, values):
+def heaviside(input, values):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("heaviside", "input", 1, input)
     if not isinstance(values, Tensor):
         raise tensor_expected("heaviside", "values", 2, values)
-    if x._data.dtype != values._data.dtype:
+    if input._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    return _grad_edges_only(_binary(x, values, HEAVISIDE, lambda a, v: np.where(a == 0, v, (a > 0).astype(a.dtype))))
+    return _grad_edges_only(_binary(input, values, HEAVISIDE, lambda a, v: np.where(a == 0, v, (a > 0).astype(a.dtype))))
 
 
 # ----- PyTorch's backward kernels, ops of their own with their own rules -----
@@ -1097,36 +1149,44 @@ def _in_range(x, lo, hi):
     return mask
 
 
-def neg(x):
-    if type(x) is not Tensor:
-        x = as_tensor_arg(x)
-    if x._data.dtype == np.bool_:
+def neg(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("neg", "input", 1, input)
+    if input._data.dtype == np.bool_:
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    return record(NEG, (x,), np.negative(x._data))
+    return record(NEG, (input,), np.negative(input._data))
 
 
-negative = neg
+def negative(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("negative", "input", 1, input)
+    return neg(input)
 
 
-def abs(x):
-    if type(x) is not Tensor:
-        x = as_tensor_arg(x)
-    return record(ABS, (x,), np.abs(x._data))
+def abs(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("abs", "input", 1, input)
+    return record(ABS, (input,), np.abs(input._data))
 
 
-absolute = abs
+def absolute(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("absolute", "input", 1, input)
+    return abs(input)
 
 
-def square(x):
-    return pow(x, 2)
+def square(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("square", "input", 1, input)
+    return pow(input, 2)
 
 
-def relu(x):
-    if type(x) is not Tensor and not isinstance(x, Tensor):
-        raise tensor_expected("relu", "input", 1, x)
-    return record(RELU, (x,), np.maximum(x._data, 0))
+def relu(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("relu", "input", 1, input)
+    return record(RELU, (input,), np.maximum(input._data, 0))
 
 
 def leaky_relu(x, negative_slope=0.01):
@@ -1149,10 +1209,12 @@ def _softplus_double_backward(g, x, beta, threshold):
     return _mul_scalar(sigmoid_backward(g, sigmoid(z)) * (z < threshold).to(g.dtype), beta)
 
 
-def softplus(x, beta=1.0, threshold=20.0):
-    d = _float_data(x) * beta
+def softplus(input, beta=1.0, threshold=20.0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("softplus", "input", 1, input)
+    d = _float_data(input) * beta
     out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
-    return record(SOFTPLUS, (x,), out.astype(x._data.dtype), {"beta": beta, "threshold": threshold})
+    return record(SOFTPLUS, (input,), out.astype(input._data.dtype), {"beta": beta, "threshold": threshold})
 
 
 def _silu_grad(g, x):
@@ -1262,10 +1324,12 @@ def _gelu_double_backward(g, grad_output, x, approximate):
     return g * grad_output * (_mul_scalar(pdf, 2) - x_sq * pdf)
 
 
-def gelu(x, approximate="none"):
+def gelu(input, approximate="none"):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("gelu", "input", 1, input)
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    return record(GELU, (x,), _gelu(_float_data(x), approximate), {"approximate": approximate})
+    return record(GELU, (input,), _gelu(_float_data(input), approximate), {"approximate": approximate})
 
 
 HARDTANH = defop("HardtanhBackward0",
@@ -1310,9 +1374,11 @@ def _log_sigmoid_double_backward(g, x):
     return g * _sub_scalar(z, 1) * z
 
 
-def logsigmoid(x):
-    d = _float_data(x)
-    return record(LOG_SIGMOID, (x,), np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
+def logsigmoid(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("log_sigmoid", "input", 1, input)
+    d = _float_data(input)
+    return record(LOG_SIGMOID, (input,), np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
 
 
 MISH = defop("MishBackward0", lambda g, ans, x: _mish_grad(g, x), saves=(0,))
@@ -1427,49 +1493,60 @@ def _glu_double_backward(g, grad_output, x, dim):
     return cat([gi_first_half, gi_second_half], dim)
 
 
-def glu(x, dim=-1):
-    d = x._data
+def glu(input, dim=-1):
+    d = input._data
     if d.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     given, dim = dim, norm_dims(dim, d.ndim)[0]
     if d.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {d.shape[dim]}")
-    a, b = _halves(_float_data(x), dim)
-    return _given(record(GLU, (x,), a * _sigmoid(b), {"dim": dim}), dim=given)
+    a, b = _halves(_float_data(input), dim)
+    return _given(record(GLU, (input,), a * _sigmoid(b), {"dim": dim}), dim=given)
 
 
-def clamp(x, min=None, max=None):
+def clamp(input, min=None, max=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("clamp", input, **_given_kw(min=min, max=max))
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo, hi = (as_tensor_arg(v) if v is not None else None for v in (min, max))
-        out = x._data
+        out = input._data
         if lo is not None:
             out = np.maximum(out, _np_of(lo))
         if hi is not None:
             out = np.minimum(out, _np_of(hi))
-        dt = _dtypes.result_type(*(v for v in (x, lo, hi) if v is not None)).np
-        return record(CLAMP_T, (x, lo, hi), out.astype(dt, copy=False))
-    dt = _dtypes.result_type(*(v for v in (x, min, max) if v is not None)).np  # an int tensor with 0.5 gives floats
-    return record(CLAMP, (x,), np.clip(x._data.astype(dt, copy=False), min, max), {"min": min, "max": max})
+        dt = _dtypes.result_type(*(v for v in (input, lo, hi) if v is not None)).np
+        return record(CLAMP_T, (input, lo, hi), out.astype(dt, copy=False))
+    dt = _dtypes.result_type(*(v for v in (input, min, max) if v is not None)).np  # an int tensor with 0.5 gives floats
+    return record(CLAMP, (input,), np.clip(input._data.astype(dt, copy=False), min, max), {"min": min, "max": max})
 
 
-clip = clamp
+def clip(input, min=None, max=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("clip", input, **_given_kw(min=min, max=max))
+    return clamp(input, min, max)
 
 
-def clamp_min(x, min):
-    return record(CLAMP_MIN, (x,), np.maximum(x._data, min).astype(x._data.dtype, copy=False), {"min": min})
+def clamp_min(input, min):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("clamp_min", input, min)
+    return record(CLAMP_MIN, (input,), np.maximum(input._data, min).astype(input._data.dtype, copy=False), {"min": min})
 
 
-def clamp_max(x, max):
-    return record(CLAMP_MAX, (x,), np.minimum(x._data, max).astype(x._data.dtype, copy=False), {"max": max})
+def clamp_max(input, max):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("clamp_max", input, max)
+    return record(CLAMP_MAX, (input,), np.minimum(input._data, max).astype(input._data.dtype, copy=False), {"max": max})
 
 
 def _rounding(name, fwd):
     op = ROUNDING[name]
 
-    def f(x, *args, **kwargs):
-        return record(op, (x,), fwd(x._data, *args, **kwargs))
+    def f(input, *args, **kwargs):
+        if type(input) is not Tensor and not isinstance(input, Tensor):
+            raise tensor_expected(name, "input", 1, input)
+        return record(op, (input,), fwd(input._data, *args, **kwargs))
 
     f.__name__ = name
     globals()[name] = f
@@ -1482,10 +1559,12 @@ _rounding("trunc", np.trunc)
 _rounding("frac", lambda d: d - np.trunc(d))
 
 
-def round(x, *, decimals=0):
+def round(input, *, decimals=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("round", "input", 1, input)
     if decimals == 0:
-        return record(ROUNDING["round"], (x,), np.round(x._data))
-    return record(ROUND_DECIMALS, (x,), np.round(x._data, decimals), {"decimals": decimals})
+        return record(ROUNDING["round"], (input,), np.round(input._data))
+    return record(ROUND_DECIMALS, (input,), np.round(input._data, decimals), {"decimals": decimals})
 
 
 def _sign_np(d):
@@ -1513,30 +1592,36 @@ def sgn(input):
     return _sign(SGN, input)
 
 
-def isnan(x):
-    return _wrap(np.isnan(x._data))
+def isnan(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("isnan", "input", 1, input)
+    return _wrap(np.isnan(input._data))
 
 
-def isinf(x):
-    return _wrap(np.isinf(x._data))
+def isinf(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("isinf", "input", 1, input)
+    return _wrap(np.isinf(input._data))
 
 
-def isfinite(x):
-    return _wrap(np.isfinite(x._data))
+def isfinite(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("isfinite", "input", 1, input)
+    return _wrap(np.isfinite(input._data))
 
 
 # ----- Comparison and logic (never differentiable) -----
 
 def _compare(fwd):
-    def f(a, b):
-        if b is None:
+    def f(input, other):
+        if other is None:
             return False
-        if type(a) is not Tensor or type(b) is not Tensor and type(b) is not float and type(b) is not int:
-            a, b = as_tensor_arg(a), as_tensor_arg(b)
+        if type(input) is not Tensor or type(other) is not Tensor and type(other) is not float and type(other) is not int:
+            input, other = as_tensor_arg(input), as_tensor_arg(other)
         try:
-            return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))))
+            return _wrap(np.asarray(fwd(_np_of(input), _np_of(other))))
         except ValueError:
-            raise _broadcast_error(np.shape(_np_of(a)), np.shape(_np_of(b))) from None
+            raise _broadcast_error(np.shape(_np_of(input)), np.shape(_np_of(other))) from None
 
     return f
 
@@ -1569,8 +1654,10 @@ bitwise_or = _bitwise(np.bitwise_or)
 bitwise_xor = _bitwise(np.bitwise_xor)
 
 
-def logical_not(x):
-    return _wrap(np.logical_not(x._data))
+def logical_not(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("logical_not", "input", 1, input)
+    return _wrap(np.logical_not(input._data))
 
 
 def bitwise_not(x):
@@ -1629,12 +1716,16 @@ def isclose(input, other=_NO_OTHER, rtol=1e-05, atol=1e-08, equal_nan=False):
     return _isclose(1, input, other, rtol, atol, equal_nan)
 
 
-def all(x, dim=None, keepdim=False):
-    return _wrap(np.asarray(np.all(x._data, axis=norm_dims(dim, x._data.ndim), keepdims=keepdim)))
+def all(input, dim=None, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("all", input, **_given_kw(dim=dim, keepdim=keepdim))
+    return _wrap(np.asarray(np.all(input._data, axis=norm_dims(dim, input._data.ndim), keepdims=keepdim)))
 
 
-def any(x, dim=None, keepdim=False):
-    return _wrap(np.asarray(np.any(x._data, axis=norm_dims(dim, x._data.ndim), keepdims=keepdim)))
+def any(input, dim=None, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("any", input, **_given_kw(dim=dim, keepdim=keepdim))
+    return _wrap(np.asarray(np.any(input._data, axis=norm_dims(dim, input._data.ndim), keepdims=keepdim)))
 
 
 # ----- Reductions -----
@@ -1777,18 +1868,18 @@ def _amax_grad(g, ans, x, dims, keepdim):
     return _restore_reduced(g, n, dims, keepdim) / count * mask
 
 
-def sum(x, dim=None, keepdim=False, *, dtype=None):
-    if type(x) is not Tensor:
-        x = as_tensor_arg(x)
-    d = x._data
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("sum", "input", 1, input)
+    d = input._data
     if dtype is not None:
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
     elif d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
     if dim is None:  # (inf + -inf is nan, silently)
-        return record(SUM, (x,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
+        return record(SUM, (input,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
     dims = norm_dims(dim, d.ndim)
-    out = record(SUM_DIM, (x,), _quietly(np.add.reduce, d, dims, None, None, keepdim), {"dims": dims, "keepdim": keepdim})
+    out = record(SUM_DIM, (input,), _quietly(np.add.reduce, d, dims, None, None, keepdim), {"dims": dims, "keepdim": keepdim})
     return _given(out, dim=dim) if _raw(dim) else out
 
 
@@ -1803,29 +1894,33 @@ def _float_check(x, fname):
 _NO_CONTEXT = __import__("contextlib").nullcontext()
 
 
-def mean(x, dim=None, keepdim=False, *, dtype=None):
-    x = as_tensor_arg(x)
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("mean", "input", 1, input)
+    input = as_tensor_arg(input)
     if dtype is not None:
-        x = x.to(dtype)
-    _float_check(x, "mean")
-    d = x._data
+        input = input.to(dtype)
+    _float_check(input, "mean")
+    d = input._data
     with np.errstate(all="ignore"), warnings.catch_warnings() if d.size == 0 else _NO_CONTEXT:
         if d.size == 0:  # the mean of nothing is nan, silently, as in PyTorch
             warnings.simplefilter("ignore", RuntimeWarning)
         if dim is None:
-            return record(MEAN, (x,), np.asarray(d.mean(), dtype=d.dtype))
+            return record(MEAN, (input,), np.asarray(d.mean(), dtype=d.dtype))
         dims = norm_dims(dim, d.ndim)
         out = d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False)
-    out = record(MEAN_DIM, (x,), out, {"dims": dims, "keepdim": keepdim})
+    out = record(MEAN_DIM, (input,), out, {"dims": dims, "keepdim": keepdim})
     return _given(out, dim=dim) if _raw(dim) else out
 
 
-def prod(x, dim=None, keepdim=False, *, dtype=None):
-    d = x._data
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("prod", "input", 1, input)
+    d = input._data
     if dim is None:
-        return record(PROD, (x,), np.asarray(d.prod(), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
+        return record(PROD, (input,), np.asarray(d.prod(), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
     dims = norm_dims(dim, d.ndim)
-    out = record(PROD_DIM, (x,), d.prod(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+    out = record(PROD_DIM, (input,), d.prod(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
     return _given(out, dim=dim) if _raw(dim) else out
 
 
@@ -1872,12 +1967,16 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
     return return_type(name)(v, _wrap(np.asarray(idx, dtype=np.int64)))
 
 
-def max(x, dim=None, keepdim=False, *, other=None):
-    return _extreme(x, dim, keepdim, other, AMAX, MAX_DIM, np.max, np.argmax, "max")
+def max(input, dim=None, keepdim=False, *, other=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("max", "input", 1, input)
+    return _extreme(input, dim, keepdim, other, AMAX, MAX_DIM, np.max, np.argmax, "max")
 
 
-def min(x, dim=None, keepdim=False, *, other=None):
-    return _extreme(x, dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
+def min(input, dim=None, keepdim=False, *, other=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("min", "input", 1, input)
+    return _extreme(input, dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
 
 
 def _amax(op, npf, x, dim, keepdim):
@@ -1891,20 +1990,28 @@ def _amax(op, npf, x, dim, keepdim):
     return _given(out, dim=dim)
 
 
-def amax(x, dim=(), keepdim=False):
-    return _amax(AMAX_DIMS, np.max, x, dim, keepdim)
+def amax(input, dim=(), keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("amax", "input", 1, input)
+    return _amax(AMAX_DIMS, np.max, input, dim, keepdim)
 
 
-def amin(x, dim=(), keepdim=False):
-    return _amax(AMIN_DIMS, np.min, x, dim, keepdim)
+def amin(input, dim=(), keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("amin", "input", 1, input)
+    return _amax(AMIN_DIMS, np.min, input, dim, keepdim)
 
 
-def argmax(x, dim=None, keepdim=False):
-    return _arg_extreme(np.argmax, "argmax", x, dim, keepdim)
+def argmax(input, dim=None, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("argmax", "input", 1, input)
+    return _arg_extreme(np.argmax, "argmax", input, dim, keepdim)
 
 
-def argmin(x, dim=None, keepdim=False):
-    return _arg_extreme(np.argmin, "argmin", x, dim, keepdim)
+def argmin(input, dim=None, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("argmin", "input", 1, input)
+    return _arg_extreme(np.argmin, "argmin", input, dim, keepdim)
 
 
 def _arg_extreme(fn, name, x, dim, keepdim):
@@ -1947,6 +2054,9 @@ def _correction(unbiased, correction):
 def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=False):
     """``var`` and ``std`` (and with ``with_mean``, ``var_mean`` and ``std_mean``, whose node has the
     mean as a second output): one node each, with PyTorch's argument forms and warnings."""
+    if type(x) is not Tensor and not isinstance(x, Tensor):
+        raise invalid_arguments(name, x, **_given_kw(dim=dim, unbiased=unbiased, keepdim=keepdim,
+                                                     correction=correction))
     if isinstance(dim, bool):
         unbiased, dim = dim, None
     _var_check(x)
@@ -1965,16 +2075,18 @@ def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=Fals
     return _given(out, dim=dim, correction=shown)
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("var", VAR, np.var, x, dim, unbiased, keepdim, correction)
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment("var", VAR, np.var, input, dim, unbiased, keepdim, correction)
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("std", STD, np.std, x, dim, unbiased, keepdim, correction)
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment("std", STD, np.std, input, dim, unbiased, keepdim, correction)
 
 
-def logsumexp(x, dim, keepdim=False):
-    d = _float_data(x)
+def logsumexp(input, dim, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("logsumexp", "input", 1, input)
+    d = _float_data(input)
     dims = norm_dims(dim, d.ndim)
     m = np.max(d, axis=dims, keepdims=True) if d.size else np.zeros([1] * d.ndim, d.dtype)
     m = np.where(np.isfinite(m), m, 0)
@@ -1982,12 +2094,12 @@ def logsumexp(x, dim, keepdim=False):
         out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         out = np.squeeze(out, axis=dims) if dims else out.reshape(())
-    return _given(record(LOGSUMEXP, (x,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim}), dim=dim)
+    return _given(record(LOGSUMEXP, (input,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim}), dim=dim)
 
 
-def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over ``dim`` (all elements by default): one ``LinalgVectorNormBackward0`` node."""
-    return _norm(x, p, dim, keepdim, dtype, NORM)
+    return _norm(input, p, dim, keepdim, dtype, NORM)
 
 
 # What C++ inside PyTorch gets for ``at::norm(t, p, dim, keepdim)`` (pairwise_distance): the same rule
@@ -2023,10 +2135,12 @@ def _norm(x, p, dim, keepdim, dtype, op):
     return _given(record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
 
 
-def cumsum(x, dim, *, dtype=None):
-    d = x._data
+def cumsum(input, dim, *, dtype=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("cumsum", "input", 1, input)
+    d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    return _given(record(CUMSUM, (x,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim}), dim=given)
+    return _given(record(CUMSUM, (input,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim}), dim=given)
 
 
 # ----- Softmax family -----
@@ -2081,9 +2195,11 @@ def _softmax_kernel(x, dim, name):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(x)}\'')
 
 
-def softmax(x, dim=None, dtype=None, _stacklevel=3):
-    given, dim = dim, _softmax_dim(x, dim, "softmax")
-    xd = x.to(dtype) if dtype is not None else x
+def softmax(input, dim=None, dtype=None, _stacklevel=3):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("softmax", "input", 1, input)
+    given, dim = dim, _softmax_dim(input, dim, "softmax")
+    xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "softmax")
     out = record(SOFTMAX, (xd,), _softmax_np(_float_data(xd), dim), {"dim": dim})
     return _given(out, dim=given) if given is not None and given != dim else out
@@ -2097,9 +2213,11 @@ def _softmax_np(d, dim):
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
-def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
-    given, dim = dim, _softmax_dim(x, dim, "log_softmax")
-    xd = x.to(dtype) if dtype is not None else x
+def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("log_softmax", "input", 1, input)
+    given, dim = dim, _softmax_dim(input, dim, "log_softmax")
+    xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "log_softmax")
     d = _float_data(xd)
     if not d.ndim:
@@ -2204,74 +2322,85 @@ def mm(a, b):
     return record(MM, (a, b), out, {"strides": (sa, sb)})
 
 
-def mv(m, v):
-    if m._data.ndim != 2 or v._data.ndim != 1 or m._data.shape[1] != v._data.shape[0]:
-        r, c = (m._data.shape + (0, 0))[:2]
-        raise RuntimeError(f"size mismatch, got input ({r}), mat ({r}x{c}), vec ({v._data.shape[0]})")
-    _promote_pair(m, v, "mv")
-    return record(MV, (m, v), m._data @ v._data)
+def mv(input, vec):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("mv", "input", 1, input)
+    if input._data.ndim != 2 or vec._data.ndim != 1 or input._data.shape[1] != vec._data.shape[0]:
+        r, c = (input._data.shape + (0, 0))[:2]
+        raise RuntimeError(f"size mismatch, got input ({r}), mat ({r}x{c}), vec ({vec._data.shape[0]})")
+    _promote_pair(input, vec, "mv")
+    return record(MV, (input, vec), input._data @ vec._data)
 
 
-def dot(a, b):
-    if a._data.ndim != 1 or b._data.ndim != 1:
+def dot(input, tensor):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("dot", "input", 1, input)
+    if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(
-            f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors")
-    if a._data.shape != b._data.shape:
-        na, nb = a._data.shape[0], b._data.shape[0]
+            f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
+    if input._data.shape != tensor._data.shape:
+        na, nb = input._data.shape[0], tensor._data.shape[0]
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{na}] and src [{nb}] to have the same number of elements, but got {na} and {nb} elements respectively"
         )
-    _promote_pair(a, b, "dot")
-    return record(DOT, (a, b), np.asarray(np.dot(a._data, b._data)))
+    _promote_pair(input, tensor, "dot")
+    return record(DOT, (input, tensor), np.asarray(np.dot(input._data, tensor._data)))
 
 
-def bmm(a, b):
-    if a._data.ndim != 3 or b._data.ndim != 3:
+def bmm(input, mat2):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("bmm", "input", 1, input)
+    if input._data.ndim != 3 or mat2._data.ndim != 3:
         raise RuntimeError(f"batch1 must be a 3D tensor")
-    if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
-        s1, s2 = list(a._data.shape), list(b._data.shape)
+    if input._data.shape[0] != mat2._data.shape[0] or input._data.shape[2] != mat2._data.shape[1]:
+        s1, s2 = list(input._data.shape), list(mat2._data.shape)
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{s1[0]}, {s1[2]}] but got: [{s2[0]}, {s2[1]}].")
-    _promote_pair(a, b, "bmm")
-    return record(BMM, (a, b), np.matmul(a._data, b._data))
+    _promote_pair(input, mat2, "bmm")
+    return record(BMM, (input, mat2), np.matmul(input._data, mat2._data))
 
 
-def addmm(c, a, b, *, beta=1, alpha=1):
-    for x, y, names in ((a, b, "mat1 and mat2"), (c, b, "self and mat2")):
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("addmm", "input", 1, input)
+    for x, y, names in ((mat1, mat2, "mat1 and mat2"), (input, mat2, "self and mat2")):
         if x._data.dtype != y._data.dtype:
             raise RuntimeError(
                 f"{names} must have the same dtype, but got {_scalar_type(x)} and {_scalar_type(y)}")
-    _mm_check(a._data, b._data)
-    shape = (a._data.shape[0], b._data.shape[1])
-    _check_expandable(c._data.shape, shape, shape)  # (the bias is expanded to the product's shape)
-    out = c._data * beta + (a._data @ b._data) * alpha if (beta, alpha) != (1, 1) else c._data + a._data @ b._data
-    attrs = {"strides": (_grad_strides(a), _grad_strides(b))}
+    _mm_check(mat1._data, mat2._data)
+    shape = (mat1._data.shape[0], mat2._data.shape[1])
+    _check_expandable(input._data.shape, shape, shape)  # (the bias is expanded to the product's shape)
+    out = input._data * beta + (mat1._data @ mat2._data) * alpha if (beta, alpha) != (1, 1) else input._data + mat1._data @ mat2._data
+    attrs = {"strides": (_grad_strides(mat1), _grad_strides(mat2))}
     if (beta, alpha) != (1, 1):
         attrs.update(beta=beta, alpha=alpha)
-    return record(ADDMM, (c, a, b), out.astype(a._data.dtype, copy=False), attrs)
+    return record(ADDMM, (input, mat1, mat2), out.astype(mat1._data.dtype, copy=False), attrs)
 
 
-def matmul(a, b):
+def matmul(input, other):
     """``a @ b`` dispatched as PyTorch's ``_matmul_impl`` does (``dot``, ``mv``, ``mm``, a folded ``mm``/``mv``
     or a batched ``bmm``), so the graph shows the same nodes."""
-    if type(a) is not Tensor or type(b) is not Tensor:
-        a, b = as_tensor_arg(a), as_tensor_arg(b)
-    da, db = a._data.ndim, b._data.ndim
+    if type(input) is not Tensor or type(other) is not Tensor:
+        if not isinstance(input, Tensor):
+            raise tensor_expected("matmul", "input", 1, input)
+        if not isinstance(other, Tensor):
+            raise tensor_expected("matmul", "other", 2, other)
+    da, db = input._data.ndim, other._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     if da == 1 and db == 1:
-        return dot(a, b)
+        return dot(input, other)
     if da == 2 and db == 1:
-        return mv(a, b)
+        return mv(input, other)
     if da == 1 and db == 2:
-        return inplace_node(squeeze(mm(unsqueeze(a, 0), b), 0))  # PyTorch squeezes in place
+        return inplace_node(squeeze(mm(unsqueeze(input, 0), other), 0))  # PyTorch squeezes in place
     if da == 2 and db == 2:
-        return mm(a, b)
-    if _should_fold(a, b):
+        return mm(input, other)
+    if _should_fold(input, other):
         # Fold the batch of the larger operand into the rows of one mm/mv.
         tr = db > da
-        t1 = transpose(b, -2, -1) if tr else a
-        t2 = (t(a) if da == 2 else a) if tr else b
+        t1 = transpose(other, -2, -1) if tr else input
+        t2 = (t(input) if da == 2 else input) if tr else other
         s1 = t1._data.shape
         folded = reshape(t1, (int(math.prod(s1[:-1])), s1[-1]))
         if t2._data.ndim == 2:
@@ -2279,23 +2408,23 @@ def matmul(a, b):
             return contiguous(transpose(out, -2, -1)) if tr else out
         return _unsafe_view(mv(folded, t2), s1[:-1])
     # Broadcast the batch dims, flatten them into one, bmm, restore.
-    sa, sb = a._data.shape, b._data.shape
+    sa, sb = input._data.shape, other._data.shape
     if da == 3 and db == 3 and sa[0] != sb[0]:
         # A batch of one that requires grad is squeezed, so the fold above applies (no expanded grad).
-        if sa[0] == 1 and a._requires_grad:
-            return matmul(squeeze(a, 0), b)
-        if sb[0] == 1 and b._requires_grad:
-            return matmul(a, squeeze(b, 0))
+        if sa[0] == 1 and input._requires_grad:
+            return matmul(squeeze(input, 0), other)
+        if sb[0] == 1 and other._requires_grad:
+            return matmul(input, squeeze(other, 0))
     n = sa[-2] if da > 1 else 1
     m1, m2 = sa[-1], (sb[-2] if db > 1 else sb[0])
     p = sb[-1] if db > 1 else 1
     batch = _broadcast_checked(sa[:-2], sb[:-2])
     nb = int(math.prod(batch))
-    a3 = reshape(expand(a, batch + (n, m1)), (nb, n, m1))
+    a3 = reshape(expand(input, batch + (n, m1)), (nb, n, m1))
     if db == 1:
-        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), (nb, m2)), 2)
+        b3 = unsqueeze(reshape(expand(other, batch + (m2,)), (nb, m2)), 2)
     else:
-        b3 = reshape(expand(b, batch + (m2, p)), (nb, m2, p))
+        b3 = reshape(expand(other, batch + (m2, p)), (nb, m2, p))
     shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
     out = bmm(a3, b3)
     return _unsafe_view(squeeze(out, -1) if db == 1 else out, shape)
@@ -2370,15 +2499,26 @@ def _matrix_transpose(x, name):
 
 def adjoint(input):
     """The conjugate transpose of the last two dims, a view: ``input.transpose(-2, -1)`` for real tensors."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("adjoint", "input", 1, input)
     return _matrix_transpose(input, "adjoint()")
 
 
-def outer(a, b):
-    """``a[:, None] * b``, built as PyTorch builds it (a ``ViewBackward0`` of ``a`` times ``b``)."""
-    return mul(reshape(a, (a._data.shape[0], 1)), b)
+def outer(input, vec2):
+    """``input[:, None] * vec2``, built as PyTorch builds it (a ``ViewBackward0`` of ``input`` times ``vec2``)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("outer", "input", 1, input)
+    if type(vec2) is not Tensor and not isinstance(vec2, Tensor):
+        raise tensor_expected("outer", "vec2", 2, vec2)
+    return mul(reshape(input, (input._data.shape[0], 1)), vec2)
 
 
-ger = outer
+def ger(input, vec2):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("ger", "input", 1, input)
+    if type(vec2) is not Tensor and not isinstance(vec2, Tensor):
+        raise tensor_expected("ger", "vec2", 2, vec2)
+    return outer(input, vec2)
 
 
 def _should_fold(a, b):
@@ -2626,37 +2766,43 @@ def view(x, *shape):
     return _view_of(record(VIEW, (x,), out, {"shape": shape}), x)
 
 
-def reshape(x, *shape):
+def reshape(input, *shape):
     """A view when the strides allow one (``ViewBackward0`` if ``x`` is contiguous, else
     ``ReshapeAliasBackward0``), otherwise a copy (``UnsafeViewBackward0`` over ``CloneBackward0``)."""
-    shape = _infer_shape(_shape_arg(shape), x._data.size)
-    out = x._data.view()
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("reshape", "input", 1, input)
+    shape = _infer_shape(_shape_arg(shape), input._data.size)
+    out = input._data.view()
     try:
         out.shape = shape
     except AttributeError:
-        return _unsafe_view(clone(x), shape)
-    op = VIEW if x._data.flags.c_contiguous else RESHAPE_ALIAS
-    return _view_of(record(op, (x,), out, {"shape": shape}), x)
+        return _unsafe_view(clone(input), shape)
+    op = VIEW if input._data.flags.c_contiguous else RESHAPE_ALIAS
+    return _view_of(record(op, (input,), out, {"shape": shape}), input)
 
 
 def _unsafe_view(x, shape):
     return record(UNSAFE_VIEW, (x,), x._data.reshape(shape), {"shape": tuple(shape)})
 
 
-def flatten(x, start_dim=0, end_dim=-1):
-    s = x._data.shape
+def flatten(input, start_dim=0, end_dim=-1):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("flatten", "input", 1, input)
+    s = input._data.shape
     (a,), (b,) = norm_dims(start_dim, len(s)) or (0,), norm_dims(end_dim, len(s)) or (0,)
     if not s:
-        return reshape(x, (1,))
+        return reshape(input, (1,))
     if a > b:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if a == b:
-        return x
-    return reshape(x, s[:a] + (int(math.prod(s[a:b + 1])),) + s[b + 1:])
+        return input
+    return reshape(input, s[:a] + (int(math.prod(s[a:b + 1])),) + s[b + 1:])
 
 
-def unflatten(x, dim, sizes):
-    s = x._data.shape
+def unflatten(input, dim, sizes):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("unflatten", "input", 1, input)
+    s = input._data.shape
     dim, sizes = norm_dims(dim, len(s))[0], tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -2666,56 +2812,69 @@ def unflatten(x, dim, sizes):
     elif known != s[dim] or -1 in sizes:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
                            f"({s[dim]}) in the input tensor")
-    return reshape(x, s[:dim] + sizes + s[dim + 1:])
+    return reshape(input, s[:dim] + sizes + s[dim + 1:])
 
 
-def transpose(x, dim0, dim1):
-    nd = x._data.ndim
+def transpose(input, dim0, dim1):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("transpose", "input", 1, input)
+    nd = input._data.ndim
     d0, d1 = (norm_dims(dim0, nd) or (0,))[0], (norm_dims(dim1, nd) or (0,))[0]
-    out = _view_of(record(TRANSPOSE, (x,), np.swapaxes(x._data, d0, d1), {"d0": d0, "d1": d1}), x)
+    out = _view_of(record(TRANSPOSE, (input,), np.swapaxes(input._data, d0, d1), {"d0": d0, "d1": d1}), input)
     return _given(out, d0=dim0, d1=dim1) if dim0 != d0 or dim1 != d1 else out
 
 
-swapaxes = transpose
+def swapaxes(input, axis0, axis1):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("swapaxes", "input", 1, input)
+    return transpose(input, axis0, axis1)
 
 
-def t(x):
-    if x._data.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x._data.ndim}D")
-    return _view_of(record(T, (x,), x._data.T), x)
+def t(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("t", "input", 1, input)
+    if input._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input._data.ndim}D")
+    return _view_of(record(T, (input,), input._data.T), input)
 
 
-def permute(x, *dims):
+def permute(input, *dims):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("permute", "input", 1, input)
     dims = _shape_arg(dims)
-    nd = x._data.ndim
+    nd = input._data.ndim
     if len(dims) != nd:
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
     given, dims = dims, tuple(norm_dims(d, nd)[0] for d in dims) if nd else ()
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    out = _view_of(record(PERMUTE, (x,), np.transpose(x._data, dims), {"dims": dims}), x)
+    out = _view_of(record(PERMUTE, (input,), np.transpose(input._data, dims), {"dims": dims}), input)
     return _given(out, dims=given) if given != dims else out
 
 
-def squeeze(x, dim=None):
-    d = x._data
+def squeeze(input, dim=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("squeeze", "input", 1, input)
+    d = input._data
     if dim is None:
-        return _view_of(record(SQUEEZE, (x,), d.reshape([s for s in d.shape if s != 1])), x)
+        return _view_of(record(SQUEEZE, (input,), d.reshape([s for s in d.shape if s != 1])), input)
     dims = norm_dims(dim, d.ndim)
     out = d.reshape([s for i, s in enumerate(d.shape) if not (i in dims and s == 1)])
     if isinstance(dim, int):
-        out = _view_of(record(SQUEEZE_DIM, (x,), out, {"dim": dims[0] if dims else 0}), x)
+        out = _view_of(record(SQUEEZE_DIM, (input,), out, {"dim": dims[0] if dims else 0}), input)
         return _given(out, dim=dim) if _raw(dim) else out
-    return _given(_view_of(record(SQUEEZE_DIMS, (x,), out, {"dims": dims}), x), dim=dim)
+    return _given(_view_of(record(SQUEEZE_DIMS, (input,), out, {"dims": dims}), input), dim=dim)
 
 
-def unsqueeze(x, dim):
-    nd = x._data.ndim + 1
+def unsqueeze(input, dim):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("unsqueeze", "input", 1, input)
+    nd = input._data.ndim + 1
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
     d = dim % nd
-    out = _view_of(record(UNSQUEEZE, (x,), np.expand_dims(x._data, d), {"dim": d}), x)
+    out = _view_of(record(UNSQUEEZE, (input,), np.expand_dims(input._data, d), {"dim": d}), input)
     return _given(out, dim=dim) if dim != d else out
 
 
@@ -2758,8 +2917,10 @@ def _broadcast_view(d, shape):
     return out
 
 
-def broadcast_to(x, shape):
-    return expand(x, tuple(shape))
+def broadcast_to(input, shape):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("broadcast_to", "input", 1, input)
+    return expand(input, tuple(shape))
 
 
 def repeat(x, *repeats):
@@ -2792,8 +2953,10 @@ def _repeat_grad(g, shape, repeats):
     return sum(reshape(g, tuple(split)), tuple(dims)) if dims else g
 
 
-def clone(x, *, memory_format=None):
-    return record(CLONE, (x,), x._data.copy())
+def clone(input, *, memory_format=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("clone", "input", 1, input)
+    return record(CLONE, (input,), input._data.copy())
 
 
 ALIAS = defop("AliasBackward0", lambda g, ans, x: g)
@@ -2823,11 +2986,13 @@ def to_dtype(x, dt, copy=False):
     return record(TO_COPY, (x,), x._data.astype(npd))
 
 
-def flip(x, dims):
+def flip(input, dims):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("flip", "input", 1, input)
     if isinstance(dims, int):  # (the method takes ints: Tensor.flip)
         raise TypeError(f"flip(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}")
-    given, dims = dims, norm_dims(dims, x._data.ndim)
-    return _given(record(FLIP, (x,), np.flip(x._data, dims).copy(), {"dims": dims}), dims=given)
+    given, dims = dims, norm_dims(dims, input._data.ndim)
+    return _given(record(FLIP, (input,), np.flip(input._data, dims).copy(), {"dims": dims}), dims=given)
 
 
 def _embed(g, shape, index):
@@ -3009,16 +3174,18 @@ def getitem(x, index):
     return out
 
 
-def select(x, dim, index):
-    nd = x._data.ndim
+def select(input, dim, index):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("select", "input", 1, input)
+    nd = input._data.ndim
     given, dim = dim, norm_dims(dim, nd)[0]
-    size = x._data.shape[dim]
+    size = input._data.shape[dim]
     if not -size <= int(index) < size:
         raise IndexError(
-            f"select(): index {int(index)} out of range for tensor of size {list(x._data.shape)} at dimension {dim}")
+            f"select(): index {int(index)} out of range for tensor of size {list(input._data.shape)} at dimension {dim}")
     idx = (slice(None),) * dim + (int(index),)
     # (the Ellipsis makes an element of a 1-d tensor a 0-d view, not a copy, so writes reach x)
-    out = _view_of(record(SELECT, (x,), x._data[idx + (...,)], {"index": idx}), x)
+    out = _view_of(record(SELECT, (input,), input._data[idx + (...,)], {"index": idx}), input)
     return _given(out, dim=given) if given != dim else out
 
 
@@ -3027,9 +3194,11 @@ def _slice(x, dim, sl):
     return _view_of(record(SLICE, (x,), x._data[idx], {"index": idx}), x)
 
 
-def narrow(x, dim, start, length):
-    given, dim = dim, norm_dims(dim, x._data.ndim)[0]
-    start, size = int(start), x._data.shape[dim]
+def narrow(input, dim, start, length):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("narrow", input, dim, start, length)
+    given, dim = dim, norm_dims(dim, input._data.ndim)[0]
+    start, size = int(start), input._data.shape[dim]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
@@ -3038,47 +3207,53 @@ def narrow(x, dim, start, length):
         raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    out = _slice(x, dim, slice(start, start + length))
+    out = _slice(input, dim, slice(start, start + length))
     return _given(out, dim=given) if given != dim else out
 
 
-def index_select(x, dim, index):
-    given, dim = dim, norm_dims(dim, x._data.ndim)[0]
+def index_select(input, dim, index):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("index_select", "input", 1, input)
+    given, dim = dim, norm_dims(dim, input._data.ndim)[0]
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
     if idx.dtype not in (np.int32, np.int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     idx = idx.reshape(-1)  # a 0-d index selects one slice, keeping the dim
-    n = x._data.shape[dim] if x._data.ndim else 1
+    n = input._data.shape[dim] if input._data.ndim else 1
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         # (PyTorch's CPU kernel checks dim 1 of a matrix or more in its own loop, with its own message)
-        if x._data.ndim > 1 and n == 0:
+        if input._data.ndim > 1 and n == 0:
             raise RuntimeError("index_select(): self indexing axis dim should be positive")
-        if dim == 1 and x._data.ndim > 1:
+        if dim == 1 and input._data.ndim > 1:
             bad = int(idx[((idx < 0) | (idx >= n)).argmax()])
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
-    out = record(INDEX_SELECT, (x,), np.take(x._data, idx, axis=dim), {"dim": dim, "index": idx})
+    out = record(INDEX_SELECT, (input,), np.take(input._data, idx, axis=dim), {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
-def masked_fill(x, mask, value):
+def masked_fill(input, mask, value):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("masked_fill", input, mask, value)
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_CPP_TYPE_NAMES[m.dtype.name]}")
     if not isinstance(value, Tensor):
-        return record(MASKED_FILL, (x,), np.where(m, np.asarray(value, dtype=x._data.dtype), x._data), {"mask": mask})
+        return record(MASKED_FILL, (input,), np.where(m, np.asarray(value, dtype=input._data.dtype), input._data), {"mask": mask})
     if value._data.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._data.ndim} dimension(s).")
     # A tensor value gets a grad too: the sum of the grad where the mask is set (MaskedFillBackward1)
-    out = np.where(m, value._data.astype(x._data.dtype), x._data)
-    return record(MASKED_FILL_VALUE, (x, value), out, {"mask": mask if isinstance(mask, Tensor) else _wrap(m)})
+    out = np.where(m, value._data.astype(input._data.dtype), input._data)
+    return record(MASKED_FILL_VALUE, (input, value), out, {"mask": mask if isinstance(mask, Tensor) else _wrap(m)})
 
 
-def gather(x, dim, index, *, sparse_grad=False):
+def gather(input, dim, index, *, sparse_grad=False):
     """``out[i][j][k] = x[index[i][j][k]][j][k]`` (for dim 0): the result has the index's shape, which
     may be smaller than ``x`` but never larger (NumPy's take_along_axis would broadcast it)."""
-    d = x._data
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("gather", "input", 1, input)
+    d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
     idx = index._data
     if idx.dtype not in (np.int32, np.int64):
@@ -3093,7 +3268,7 @@ def gather(x, dim, index, *, sparse_grad=False):
     bad = idx[(idx < 0) | (idx >= shape[dim])]
     if bad.size:
         raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {shape[dim]}")
-    out = record(GATHER, (x,), d.reshape(shape)[_along(idx, dim)].reshape(idx.shape), {"dim": dim, "index": idx})
+    out = record(GATHER, (input,), d.reshape(shape)[_along(idx, dim)].reshape(idx.shape), {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
@@ -3380,19 +3555,21 @@ def _record_parts(op, x, parts, attrs):
     return record(op, (x,), parts, attrs, n_outputs=len(parts))
 
 
-def unbind(x, dim=0):
-    d = x._data
+def unbind(input, dim=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("unbind", "input", 1, input)
+    d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0]
     parts = tuple(d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim]))  # views, as in PyTorch
-    outs = _given(_record_parts(UNBIND, x, parts, {"dim": dim}), dim=given)
+    outs = _given(_record_parts(UNBIND, input, parts, {"dim": dim}), dim=given)
     for o in outs:
-        _view_of(o, x)
+        _view_of(o, input)
     return outs
 
 
-def split(x, split_size_or_sections, dim=0, unsafe=False):
+def split(tensor, split_size_or_sections, dim=0, unsafe=False):
     """``unsafe``: unsafe_split's parts, which are not views (an in-place op on one is no view's)."""
-    d = x._data
+    d = tensor._data
     given, dim = dim, norm_dims(dim, d.ndim)[0]
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
@@ -3414,11 +3591,11 @@ def split(x, split_size_or_sections, dim=0, unsafe=False):
     parts = tuple(d[(slice(None),) * dim + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(sizes)))
     if unsafe:
         parts = tuple(p.copy() for p in parts)
-    outs = _record_parts(op, x, parts, {"dim": dim, "sizes": tuple(sizes)})
+    outs = _record_parts(op, tensor, parts, {"dim": dim, "sizes": tuple(sizes)})
     _given(outs, dim=given, split_size=split_size_or_sections)
     if not unsafe:
         for o in outs:
-            _view_of(o, x)
+            _view_of(o, tensor)
     return outs
 
 
@@ -3429,16 +3606,22 @@ def _chunk_size(x, chunks, dim):
     return -(-n // chunks) or 1  # (a dim of size 0: one empty chunk, as PyTorch splits it)
 
 
-def chunk(x, chunks, dim=0):
-    return split(x, _chunk_size(x, chunks, dim), dim)
+def chunk(input, chunks, dim=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("chunk", "input", 1, input)
+    return split(input, _chunk_size(input, chunks, dim), dim)
 
 
-def unsafe_split(x, split_size, dim=0):
-    return split(x, split_size, dim, unsafe=True)
+def unsafe_split(input, split_size, dim=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("unsafe_split", "input", 1, input)
+    return split(input, split_size, dim, unsafe=True)
 
 
-def unsafe_chunk(x, chunks, dim=0):
-    return split(x, _chunk_size(x, chunks, dim), dim, unsafe=True)
+def unsafe_chunk(input, chunks, dim=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("unsafe_chunk", "input", 1, input)
+    return split(input, _chunk_size(input, chunks, dim), dim, unsafe=True)
 
 
 
@@ -3447,6 +3630,8 @@ WHERE = defop("WhereBackward0", lambda g, ans, a, b, cond: where(cond, g, 0.0),
 
 
 def where(condition, input=None, other=None):
+    if type(condition) is not Tensor and not isinstance(condition, (Tensor, np.ndarray)):  # (rules pass arrays)
+        raise tensor_expected("where", "condition", 1, condition)
     if input is None and other is None:
         return tuple(_wrap(i.astype(np.int64)) for i in np.nonzero(condition._data))
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
@@ -3461,8 +3646,10 @@ def where(condition, input=None, other=None):
     return record(WHERE, (a, b), out, {"cond": cond if isinstance(condition, Tensor) else condition})
 
 
-def nonzero(x, *, as_tuple=False):
-    idx = np.nonzero(x._data)
+def nonzero(input, *, as_tuple=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("nonzero", "input", 1, input)
+    idx = np.nonzero(input._data)
     if as_tuple:
         return tuple(_wrap(i.astype(np.int64)) for i in idx)
     return _wrap(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64))
@@ -3751,6 +3938,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """Negative log likelihood of class indices; like PyTorch, 4-D input is ``nll_loss2d`` and 3-D or
     5-D+ input is viewed as 4-D first."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("nll_loss_nd", "input", 1, input)
     nd = input._data.ndim
     n_in, n_tgt = (input._data.shape[0] if nd > 1 else 1), (target._data.shape[0] if target._data.ndim else 1)
     if nd == 1 and target._data.ndim == 1 and n_tgt != 1:
@@ -3859,6 +4048,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduction="mean", label_smoothing=0.0):
     """``log_softmax`` then ``nll_loss``, or PyTorch's composite graphs for class probabilities
     (a target shaped like the input) and for label smoothing."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("cross_entropy_loss", "input", 1, input)
     cdim = 0 if input._data.ndim == 1 else 1
     logp = log_softmax(input, cdim)
     if target._data.shape == input._data.shape:
@@ -3918,12 +4109,16 @@ def _triangle(op, npf, name, x, diagonal):
     return record(op, (x,), npf(x._data, diagonal), {"diagonal": diagonal})
 
 
-def tril(x, diagonal=0):
-    return _triangle(TRIL, np.tril, "tril", x, diagonal)
+def tril(input, diagonal=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("tril", "input", 1, input)
+    return _triangle(TRIL, np.tril, "tril", input, diagonal)
 
 
-def triu(x, diagonal=0):
-    return _triangle(TRIU, np.triu, "triu", x, diagonal)
+def triu(input, diagonal=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("triu", "input", 1, input)
+    return _triangle(TRIU, np.triu, "triu", input, diagonal)
 
 
 DIAGONAL = defop("DiagonalBackward0",
@@ -3963,10 +4158,12 @@ def _diagonal_dims(x, dim1, dim2):
     return d1, d2
 
 
-def diagonal(x, offset=0, dim1=0, dim2=1):
-    d1, d2 = _diagonal_dims(x, dim1, dim2)
-    out = record(DIAGONAL, (x,), _diagonal_np(x._data, offset, d1, d2), {"offset": offset, "dim1": d1, "dim2": d2})
-    return _given(_view_of(out, x), dim1=dim1, dim2=dim2)
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("diagonal", "input", 1, input)
+    d1, d2 = _diagonal_dims(input, dim1, dim2)
+    out = record(DIAGONAL, (input,), _diagonal_np(input._data, offset, d1, d2), {"offset": offset, "dim1": d1, "dim2": d2})
+    return _given(_view_of(out, input), dim1=dim1, dim2=dim2)
 
 
 # ----- Tensor.unfold: sliding windows, a view -----
@@ -4028,13 +4225,15 @@ def sum_to_size(x, *size):
     return sum_to(x, shape)
 
 
-def diag(x, diagonal=0):
-    d = x._data
+def diag(input, diagonal=0):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("diag", "input", 1, input)
+    d = input._data
     if d.ndim == 1:
-        return record(DIAG_EMBED, (x,), np.diag(d, diagonal), {"offset": diagonal})
+        return record(DIAG_EMBED, (input,), np.diag(d, diagonal), {"offset": diagonal})
     if d.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {d.ndim}D")
-    return record(DIAGONAL_COPY, (x,), np.diagonal(d, diagonal).copy(), {"offset": diagonal, "dim1": 0, "dim2": 1})
+    return record(DIAGONAL_COPY, (input,), np.diagonal(d, diagonal).copy(), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
 TRACE = defop("TraceBackward0", lambda g, ans, x: _trace_backward(g, x.shape))
@@ -4047,17 +4246,21 @@ def _trace_backward(g, shape):
     return view(index_fill(_wrap(np.zeros(n * m, dtype=_np_of(g).dtype)), 0, diagonal, g), shape)
 
 
-def trace(x):
-    d = x._data
+def trace(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("trace", "input", 1, input)
+    d = input._data
     if d.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {d.ndim}")
-    return record(TRACE, (x,), np.asarray(np.trace(d), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
+    return record(TRACE, (input,), np.asarray(np.trace(d), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
 
 
 ROLL = defop("RollBackward0", lambda g, ans, x, shifts, dims: roll(g, tuple(-s for s in shifts), dims))
 
 
-def roll(x, shifts, dims=None):
+def roll(input, shifts, dims=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("roll", "input", 1, input)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     if dims is not None:
         dims = (dims,) if isinstance(dims, int) else tuple(dims)
@@ -4065,9 +4268,9 @@ def roll(x, shifts, dims=None):
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     given = dims
     if dims is not None:
-        dims = tuple(norm_dims(d, x._data.ndim)[0] for d in dims)
-    out = np.roll(x._data, shifts if dims is not None else builtins.sum(shifts), dims)
-    return _given(record(ROLL, (x,), out, {"shifts": shifts, "dims": dims}), dims=given)
+        dims = tuple(norm_dims(d, input._data.ndim)[0] for d in dims)
+    out = np.roll(input._data, shifts if dims is not None else builtins.sum(shifts), dims)
+    return _given(record(ROLL, (input,), out, {"shifts": shifts, "dims": dims}), dims=given)
 
 
 CUMPROD = defop("CumprodBackward0", lambda g, ans, x, dim: _cumprod_backward(g, x, dim, ans), saves=(0, "result"))
@@ -4099,26 +4302,30 @@ def _cumprod_backward(g, x, dim, ans):
     return grad_input
 
 
-def cumprod(x, dim, *, dtype=None):
+def cumprod(input, dim, *, dtype=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("cumprod", "input", 1, input)
     if dtype is not None:
-        x = to_dtype(x, dtype)
-    d = x._data
+        input = to_dtype(input, dtype)
+    d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
     out = np.cumprod(d, axis=dim) if d.ndim else d.copy()
     if out.dtype.kind in "biu":
         out = out.astype(np.int64)
-    return _given(record(CUMPROD, (x,), out, {"dim": dim}), dim=given)
+    return _given(record(CUMPROD, (input,), out, {"dim": dim}), dim=given)
 
 
-def kron(a, b):
+def kron(input, other):
     # PyTorch's KronImpl: each operand viewed with a size-1 dim beside each of its dims, their product
     # (broadcast) viewed back
-    nd = builtins.max(a._data.ndim, b._data.ndim)
-    sa = (1,) * (nd - a._data.ndim) + a._data.shape
-    sb = (1,) * (nd - b._data.ndim) + b._data.shape
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("kron", "input", 1, input)
+    nd = builtins.max(input._data.ndim, other._data.ndim)
+    sa = (1,) * (nd - input._data.ndim) + input._data.shape
+    sb = (1,) * (nd - other._data.ndim) + other._data.shape
     a_shape = tuple(v for s in sa for v in (s, 1))
     b_shape = tuple(v for s in sb for v in (1, s))
-    out = mul(_unsafe_view(a, a_shape), _unsafe_view(b, b_shape))
+    out = mul(_unsafe_view(input, a_shape), _unsafe_view(other, b_shape))
     return _unsafe_view(out, tuple(x * y for x, y in zip(sa, sb)))
 
 
@@ -4140,42 +4347,48 @@ def _masked_select_backward(g, mask):
     return record(MASKED_SCATTER, (zeros, g), out, {"mask": mask})
 
 
-def masked_select(x, mask):
+def masked_select(input, mask):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("masked_select", "input", 1, input)
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = _broadcast_checked(mask._data.shape, x._data.shape)
+    shape = _broadcast_checked(mask._data.shape, input._data.shape)
     m = np.broadcast_to(mask._data, shape)
-    return record(MASKED_SELECT, (x,), np.broadcast_to(x._data, shape)[m], {"mask": m})
+    return record(MASKED_SELECT, (input,), np.broadcast_to(input._data, shape)[m], {"mask": m})
 
 
-def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("repeat_interleave", "repeats", 1, input)
     if repeats is None:  # repeat_interleave(counts): each index repeated its count of times
-        counts = x._data
+        counts = input._data
         return _wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
     if isinstance(repeats, Tensor):
         if dim is None:
-            x, dim = flatten(x), 0
-        dim = norm_dims(dim, x._data.ndim)[0]
-        r = np.broadcast_to(repeats._data.reshape(-1), (x._data.shape[dim],)) if repeats._data.size == 1 \
+            input, dim = flatten(input), 0
+        dim = norm_dims(dim, input._data.ndim)[0]
+        r = np.broadcast_to(repeats._data.reshape(-1), (input._data.shape[dim],)) if repeats._data.size == 1 \
             else repeats._data
-        return index_select(x, dim, _wrap(np.repeat(np.arange(len(r), dtype=np.int64), r)))
+        return index_select(input, dim, _wrap(np.repeat(np.arange(len(r), dtype=np.int64), r)))
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     # PyTorch's composite for a number: unsqueeze, expand, copy, view
-    inp = x if dim is not None else flatten(x)
-    dim = 0 if dim is None else norm_dims(dim, x._data.ndim)[0]
+    inp = input if dim is not None else flatten(input)
+    dim = 0 if dim is None else norm_dims(dim, input._data.ndim)[0]
     inp = unsqueeze(inp, dim + 1)
     shape = list(inp._data.shape)
     shape[dim + 1] = repeats
     return flatten(clone(expand(inp, tuple(shape))), dim, dim + 1)
 
 
-def tile(x, dims):
+def tile(input, dims):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("tile", "input", 1, input)
     dims = tuple(dims)
-    nd = x._data.ndim
+    nd = input._data.ndim
     if len(dims) < nd:
         dims = (1,) * (nd - len(dims)) + dims
-    return repeat(x, dims)
+    return repeat(input, dims)
 
 
 def _atleast(x, n):
@@ -4218,12 +4431,12 @@ STD_MEAN = defop("StdMeanBackward0", lambda gs, ans, x, dims, correction, keepdi
                  _var_mean_grad(gs, ans, x, dims, correction, keepdim, std=True), saves=(0, "result"), outputs=(0, 1))
 
 
-def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("var_mean", VAR_MEAN, np.var, x, dim, unbiased, keepdim, correction, with_mean=True)
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment("var_mean", VAR_MEAN, np.var, input, dim, unbiased, keepdim, correction, with_mean=True)
 
 
-def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("std_mean", STD_MEAN, np.std, x, dim, unbiased, keepdim, correction, with_mean=True)
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moment("std_mean", STD_MEAN, np.std, input, dim, unbiased, keepdim, correction, with_mean=True)
 
 
 # ----- Sorting and order statistics -----
@@ -4514,8 +4727,10 @@ CUMMAX = defop("CummaxBackward0", lambda g, ans, x, dim, indices: _cummaxmin_gra
 CUMMIN = defop("CumminBackward0", CUMMAX.vjps[0], saves=(0,))
 
 
-def sort(x, dim=-1, descending=False, *, stable=_NOT_GIVEN):
-    d = x._data
+def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("sort", "input", 1, input)
+    d = input._data
     given, dim = dim, _one_dim(dim, d.ndim)
     rows, lead = _slices(d, dim)
     order = _sort_rows(rows, descending, stable is not _NOT_GIVEN and bool(stable))
@@ -4523,23 +4738,29 @@ def sort(x, dim=-1, descending=False, *, stable=_NOT_GIVEN):
     idx = _unslice(order, lead, dim, d.ndim)
     # (given at all, even as None or False, stable picks the overload whose node is SortBackward1)
     op = SORT if stable is _NOT_GIVEN else SORT_STABLE
-    v = _given(record(op, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
+    v = _given(record(op, (input,), vals, {"dim": dim, "indices": idx}), dim=given)
     return return_type("sort")(v, _wrap(idx))
 
 
-def argsort(x, dim=-1, descending=False, *, stable=False):
-    d = x._data
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("argsort", "input", 1, input)
+    d = input._data
     dim = _one_dim(dim, d.ndim)
     rows, lead = _slices(d, dim)
     return _wrap(_unslice(_sort_rows(rows, descending, stable), lead, dim, d.ndim))
 
 
-def msort(x):
-    return sort(x, 0).values
+def msort(input):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("msort", "input", 1, input)
+    return sort(input, 0).values
 
 
-def topk(x, k, dim=-1, largest=True, sorted=True):
-    d = x._data
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("topk", "input", 1, input)
+    d = input._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if not 0 <= k <= (d.shape[dim] if d.ndim else 1):
         raise RuntimeError("selected index k out of range")
@@ -4549,7 +4770,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     order = _topk_rows(rows, k if d.ndim else 1, largest, sorted)  # (a 0-d tensor gives itself, even for k=0)
     vals = _unslice(np.take_along_axis(rows, order, -1), lead, dim, d.ndim)
     idx = _unslice(order, lead, dim, d.ndim)
-    v = _given(record(TOPK, (x,), vals, {"dim": dim, "indices": idx}), dim=given)
+    v = _given(record(TOPK, (input,), vals, {"dim": dim, "indices": idx}), dim=given)
     return return_type("topk")(v, _wrap(idx))
 
 
@@ -4565,8 +4786,10 @@ def _order_statistic(name, op, x, dim, keepdim, pick):
     return return_type(name)(v, _wrap(idx))
 
 
-def kthvalue(x, k, dim=-1, keepdim=False):
-    d = x._data
+def kthvalue(input, k, dim=-1, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("kthvalue", "input", 1, input)
+    d = input._data
     wrapped = _one_dim(dim, d.ndim)
     _empty_dim_check("kthvalue", d, wrapped)
     if not 1 <= k <= (d.shape[wrapped] if d.ndim else 1):
@@ -4582,7 +4805,7 @@ def kthvalue(x, k, dim=-1, keepdim=False):
             at[r] = _quickselect(_pairs(rows[r]), k - 1)[1]
         return rows[np.arange(len(rows)), at], at
 
-    return _order_statistic("kthvalue", KTHVALUE, x, dim, keepdim, pick)
+    return _order_statistic("kthvalue", KTHVALUE, input, dim, keepdim, pick)
 
 
 def _median_rows(rows, ignore_nan):
@@ -4601,12 +4824,16 @@ def _median_rows(rows, ignore_nan):
     return rows[np.arange(len(rows)), idx], idx.astype(np.int64)
 
 
-def median(x, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
-    return _median("median", MEDIAN, MEDIAN_DIM, x, dim, keepdim, False)
+def median(input, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("median", "input", 1, input)
+    return _median("median", MEDIAN, MEDIAN_DIM, input, dim, keepdim, False)
 
 
-def nanmedian(x, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
-    return _median("nanmedian", NANMEDIAN, NANMEDIAN_DIM, x, dim, keepdim, True)
+def nanmedian(input, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("nanmedian", "input", 1, input)
+    return _median("nanmedian", NANMEDIAN, NANMEDIAN_DIM, input, dim, keepdim, True)
 
 
 def _median(name, op, dim_op, x, dim, keepdim, ignore_nan):
@@ -4663,8 +4890,10 @@ def _mode_rows(rows):
     return vals, idx
 
 
-def mode(x, dim=-1, keepdim=False):
-    return _order_statistic("mode", MODE, x, dim, keepdim, _mode_rows)
+def mode(input, dim=-1, keepdim=False):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("mode", "input", 1, input)
+    return _order_statistic("mode", MODE, input, dim, keepdim, _mode_rows)
 
 
 def _cummaxmin(name, op, accumulate, x, dim):
@@ -4686,12 +4915,16 @@ def _cummaxmin(name, op, accumulate, x, dim):
     return return_type(name)(v, _wrap(idx))
 
 
-def cummax(x, dim):
-    return _cummaxmin("cummax", CUMMAX, np.maximum.accumulate, x, dim)
+def cummax(input, dim):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("cummax", "input", 1, input)
+    return _cummaxmin("cummax", CUMMAX, np.maximum.accumulate, input, dim)
 
 
-def cummin(x, dim):
-    return _cummaxmin("cummin", CUMMIN, np.minimum.accumulate, x, dim)
+def cummin(input, dim):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("cummin", "input", 1, input)
+    return _cummaxmin("cummin", CUMMIN, np.minimum.accumulate, input, dim)
 
 
 # ----- take, take_along_dim -----
@@ -4710,27 +4943,31 @@ def _put_zeros(g, shape, index):
     return record(PUT, (_zeros(shape, g), g), out.reshape(shape), {"index": index})
 
 
-def take(x, index):
+def take(input, index):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("take", "input", 1, input)
     idx = index._data
     if idx.dtype != np.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_type(index)}")
-    d = x._data
+    d = input._data
     n = d.size
     if not n and idx.size:
         raise IndexError("take(): tried to take from an empty tensor")
     bad = (idx < -n) | (idx >= n)
     if bad.any():
         raise IndexError(f"out of range: tried to access index {idx[bad].flat[0]} on a tensor of {n} elements.")
-    return record(TAKE, (x,), d.reshape(-1)[idx], {"index": idx})
+    return record(TAKE, (input,), d.reshape(-1)[idx], {"index": idx})
 
 
-def take_along_dim(x, indices, dim=None):
+def take_along_dim(input, indices, dim=None):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("take_along_dim", "input", 1, input)
     idx = indices._data
     if idx.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_type(indices)}")
     if dim is None:
-        return gather(view(x, -1), 0, view(indices, -1))
-    d = x._data
+        return gather(view(input, -1), 0, view(indices, -1))
+    d = input._data
     dim = _one_dim(dim, d.ndim)
     if idx.ndim != d.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
@@ -4739,7 +4976,7 @@ def take_along_dim(x, indices, dim=None):
     sizes = d.shape[:dim] + idx.shape[dim:dim + 1] + d.shape[dim + 1:]
     shape = _broadcast_checked(sizes, idx.shape)
     indices = expand(indices, shape)
-    return gather(expand(x, shape[:dim] + d.shape[dim:dim + 1] + shape[dim + 1:]), dim, indices)
+    return gather(expand(input, shape[:dim] + d.shape[dim:dim + 1] + shape[dim + 1:]), dim, indices)
 
 
 # ----- scatter and the index_* ops: out of place here, in place through _methods._inplace -----
@@ -4836,7 +5073,7 @@ def _scatter_np(d, dim, idx, src, ufunc=None):
 _SCATTER_REDUCE_WARNED = [False]
 
 
-def scatter(x, dim, index, src=_NOT_GIVEN, value=_NOT_GIVEN, *, reduce=None):
+def scatter(input, dim, index, src=_NOT_GIVEN, value=_NOT_GIVEN, *, reduce=None):
     if src is _NOT_GIVEN and value is _NOT_GIVEN:
         raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
     if src is not _NOT_GIVEN and not isinstance(src, Tensor):
@@ -4849,33 +5086,37 @@ def scatter(x, dim, index, src=_NOT_GIVEN, value=_NOT_GIVEN, *, reduce=None):
                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp"
                       ":225.)", UserWarning, stacklevel=2)
     given = dim
-    dim, idx = _scatter_checks(x, dim, index, tensor)
+    dim, idx = _scatter_checks(input, dim, index, tensor)
     if reduce is not None:
         if reduce not in ("add", "multiply"):
             raise RuntimeError("reduce argument must be either add or multiply.")
         ufunc = np.add if reduce == "add" else np.multiply
-        out = _scatter_np(x._data, dim, idx, value if tensor is None else tensor._data, ufunc)
-        return _grad_edges_only(record(SCATTER_REDUCE, (x,) if tensor is None else (x, tensor), out))
+        out = _scatter_np(input._data, dim, idx, value if tensor is None else tensor._data, ufunc)
+        return _grad_edges_only(record(SCATTER_REDUCE, (input,) if tensor is None else (input, tensor), out))
     if tensor is None:
-        out = record(SCATTER_VALUE, (x,), _scatter_np(x._data, dim, idx, value), {"dim": dim, "index": idx})
+        out = record(SCATTER_VALUE, (input,), _scatter_np(input._data, dim, idx, value), {"dim": dim, "index": idx})
     else:
-        out = record(SCATTER, (x, tensor), _scatter_np(x._data, dim, idx, tensor._data), {"dim": dim, "index": idx})
+        out = record(SCATTER, (input, tensor), _scatter_np(input._data, dim, idx, tensor._data), {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
-def scatter_add(x, dim, index, src):
+def scatter_add(input, dim, index, src):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("scatter_add", "input", 1, input)
     given = dim
-    dim, idx = _scatter_checks(x, dim, index, src)
-    out = _scatter_np(x._data, dim, idx, src._data, np.add)
+    dim, idx = _scatter_checks(input, dim, index, src)
+    out = _scatter_np(input._data, dim, idx, src._data, np.add)
     if _grad_mode._enabled and src._requires_grad:
-        out = record(SCATTER_ADD, (x, src), out, {"dim": dim, "index": idx})
+        out = record(SCATTER_ADD, (input, src), out, {"dim": dim, "index": idx})
     else:
-        out = record(SCATTER_ADD_TO_SELF, (x, src), out, {"dim": dim, "index": None})
+        out = record(SCATTER_ADD_TO_SELF, (input, src), out, {"dim": dim, "index": None})
     return _given(out, dim=given) if given != dim else out
 
 
-def index_add(x, dim, index, source, *, alpha=1):
-    d, s, idx = x._data, source._data, index._data
+def index_add(input, dim, index, source, *, alpha=1):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("index_add", "input", 1, input)
+    d, s, idx = input._data, source._data, index._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if idx.ndim > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
@@ -4883,7 +5124,7 @@ def index_add(x, dim, index, source, *, alpha=1):
     if idx.dtype not in (np.int32, np.int64):
         raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_scalar_type(index)}")
     if s.dtype != d.dtype:
-        raise RuntimeError(f"index_add_(): self ({_scalar_type(x)}) and source ({_scalar_type(source)}) must have "
+        raise RuntimeError(f"index_add_(): self ({_scalar_type(input)}) and source ({_scalar_type(source)}) must have "
                            "the same scalar type")
     n = s.shape[norm_dims(dim, s.ndim)[0]] if s.ndim else 1
     if idx.size != n:
@@ -4902,14 +5143,16 @@ def index_add(x, dim, index, source, *, alpha=1):
     np.add.at(out.reshape(d.shape or (1,)), (slice(None),) * dim + (flat,),
               (s if alpha == 1 else s * alpha).reshape(s.shape or (1,)))
     if _grad_mode._enabled and source._requires_grad:
-        out = record(INDEX_ADD, (x, source), out, {"dim": dim, "index": idx, "alpha": alpha})
+        out = record(INDEX_ADD, (input, source), out, {"dim": dim, "index": idx, "alpha": alpha})
     else:
-        out = record(INDEX_ADD_TO_SELF, (x, source), out, {"dim": dim, "index": None, "alpha": alpha})
+        out = record(INDEX_ADD_TO_SELF, (input, source), out, {"dim": dim, "index": None, "alpha": alpha})
     return _given(out, dim=given) if given != dim else out
 
 
-def index_copy(x, dim, index, source):
-    d, s, idx = x._data, source._data, index._data
+def index_copy(input, dim, index, source):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("index_copy", "input", 1, input)
+    d, s, idx = input._data, source._data, index._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if idx.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
@@ -4922,7 +5165,7 @@ def index_copy(x, dim, index, source):
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_scalar_type(index)}")
     if s.dtype != d.dtype:
         raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but got (self) "
-                           f"{_scalar_type(x)} and (source) {_scalar_type(source)}")
+                           f"{_scalar_type(input)} and (source) {_scalar_type(source)}")
     rest_self, rest_source = d.shape[:dim] + d.shape[dim + 1:], s.shape[:dim] + s.shape[dim + 1:]
     if rest_self != rest_source:
         raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
@@ -4939,12 +5182,14 @@ def index_copy(x, dim, index, source):
                          f"size {size}")
     out = d.copy()
     out.reshape(d.shape or (1,))[(slice(None),) * dim + (flat,)] = s.reshape(s.shape or (1,))
-    out = record(INDEX_COPY, (x, source), out, {"dim": dim, "index": idx})
+    out = record(INDEX_COPY, (input, source), out, {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
-def index_fill(x, dim, index, value):
-    d, idx = x._data, index._data
+def index_fill(input, dim, index, value):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("index_fill", input, dim, index, value)
+    d, idx = input._data, index._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if idx.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -4961,9 +5206,9 @@ def index_fill(x, dim, index, value):
     out = d.copy()
     out.reshape(d.shape or (1,))[(slice(None),) * dim + (flat,)] = np.asarray(_np_of(value)).astype(d.dtype)
     if isinstance(value, Tensor):
-        out = record(INDEX_FILL_T, (x, value), out, {"dim": dim, "index": idx})
+        out = record(INDEX_FILL_T, (input, value), out, {"dim": dim, "index": idx})
     else:
-        out = record(INDEX_FILL, (x,), out, {"dim": dim, "index": idx})
+        out = record(INDEX_FILL, (input,), out, {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
@@ -5002,14 +5247,14 @@ def _index_put_items(x, indices, values):
     return tuple(items) if items else (slice(None),)
 
 
-def index_put(x, indices, values, accumulate=False):
-    items = _index_put_items(x, indices, values)
-    d, v = x._data, values._data
+def index_put(input, indices, values, accumulate=False):
+    items = _index_put_items(input, indices, values)
+    d, v = input._data, values._data
     if v.dtype != d.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_scalar_type(x)} for the "
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_scalar_type(input)} for the "
                            f"destination and {_scalar_type(values)} for the source.")
     if items is None:
-        return record(INDEX_PUT, (x, values), d.copy(), {"index": (np.zeros(0, np.int64),), "accumulate": accumulate})
+        return record(INDEX_PUT, (input, values), d.copy(), {"index": (np.zeros(0, np.int64),), "accumulate": accumulate})
     try:
         _check_indices(d.shape, items)
         out_of_bounds = None
@@ -5030,7 +5275,7 @@ def index_put(x, indices, values, accumulate=False):
         np.add.at(out, items, np.broadcast_to(v, target))
     else:
         out[items] = v
-    return record(INDEX_PUT, (x, values), out, {"index": items, "accumulate": accumulate})
+    return record(INDEX_PUT, (input, values), out, {"index": items, "accumulate": accumulate})
 
 
 # ----- embedding -----
@@ -5045,6 +5290,8 @@ EMBEDDING_DENSE_BACKWARD = defop(
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """``torch.embedding``: rows of ``weight`` picked by ``indices`` (``F.embedding`` checks and renorms first)."""
+    if type(weight) is not Tensor and not isinstance(weight, Tensor):
+        raise tensor_expected("embedding", "weight", 1, weight)
     w, idx = weight._data, indices._data
     if w.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
@@ -5408,6 +5655,9 @@ _ON_ARRAYS.update({
     _view_backward: lambda op, g, shape, index: _put_np(g, shape, index),
     _index_backward: lambda g, shape, index: _embed_np(g, shape, index),
     unfold_backward: _unfold_backward,
+    # (their argument checks read ``Tensor``, which has no array twin)
+    square: lambda x: _pow(x, 2), broadcast_to: lambda x, shape: _expand(x, tuple(shape)),
+    swapaxes: lambda x, d0, d1: x.swapaxes(d0, d1), negative: np.negative,
 })
 _array_twins = {}
 _array_globals = None
@@ -5488,6 +5738,8 @@ def _ints(v):
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     """The n-th forward difference along ``dim``: narrow and sub, as PyTorch's composite."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("diff", "input", 1, input)
     x = input
     if x._data.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
@@ -5558,15 +5810,17 @@ def tensordot(a, b, dims=2, out=None):
     return reshape(mm(reshape(t1, (size1, csize)), reshape(t2, (csize, size2))), rsizes)
 
 
-def inner(a, b):
+def inner(input, other):
     """The sum of products over the last dim of each: ``tensordot`` over their last dims."""
-    a, b = as_tensor_arg(a), as_tensor_arg(b)
-    if a._data.ndim == 0 or b._data.ndim == 0:
-        return mul(a, b)
-    if a._data.shape[-1] != b._data.shape[-1]:
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("inner", "input", 1, input)
+    input, other = as_tensor_arg(input), as_tensor_arg(other)
+    if input._data.ndim == 0 or other._data.ndim == 0:
+        return mul(input, other)
+    if input._data.shape[-1] != other._data.shape[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
-                           f"{list(a._data.shape)} and {list(b._data.shape)}")
-    return tensordot(a, b, ([-1], [-1]))
+                           f"{list(input._data.shape)} and {list(other._data.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
 
 
 _MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
@@ -5578,6 +5832,7 @@ def meshgrid(*tensors, indexing=None):
     """Grids of the given 0-d or 1-d tensors: each viewed and expanded (``indexing`` 'ij' or 'xy')."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    _tensors_expected(tensors)
     if indexing is None:
         if not _MESHGRID_WARNED:  # (TORCH_WARN_ONCE: once per process)
             _MESHGRID_WARNED.append(True)
@@ -5609,6 +5864,7 @@ def meshgrid(*tensors, indexing=None):
 
 def cartesian_prod(*tensors):
     """The cartesian product of 1-d tensors: meshgrid's grids flattened and stacked."""
+    _tensors_expected(tensors)
     for x in tensors:
         if x._data.ndim != 1:
             raise RuntimeError(f"Expect a 1D vector, but got shape {list(x._data.shape)}")
@@ -5619,6 +5875,8 @@ def cartesian_prod(*tensors):
 
 def combinations(input, r=2, with_replacement=False):
     """The length-``r`` combinations of a 1-d tensor's elements, as PyTorch picks them from meshgrids."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("combinations", "input", 1, input)
     if input._data.ndim != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input._data.shape)}")
     if r < 0:
@@ -5656,7 +5914,7 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
 
 def atleast_1d(*tensors):
     """Each tensor with at least one dim (a 0-d one viewed as 1-d)."""
-    return _atleast_each(tensors, lambda x: view(x, (1,)) if x._data.ndim == 0 else x)
+    return _atleast_each("atleast_1d", tensors, lambda x: view(x, (1,)) if x._data.ndim == 0 else x)
 
 
 def atleast_2d(*tensors):
@@ -5664,7 +5922,7 @@ def atleast_2d(*tensors):
     def two(x):
         nd = x._data.ndim
         return view(x, (1, 1)) if nd == 0 else unsqueeze(x, 0) if nd == 1 else x
-    return _atleast_each(tensors, two)
+    return _atleast_each("atleast_2d", tensors, two)
 
 
 def atleast_3d(*tensors):
@@ -5676,15 +5934,18 @@ def atleast_3d(*tensors):
         if nd == 1:
             return unsqueeze(unsqueeze(x, 0), -1)
         return unsqueeze(x, -1) if nd == 2 else x
-    return _atleast_each(tensors, three)
+    return _atleast_each("atleast_3d", tensors, three)
 
 
-def _atleast_each(tensors, fn):
+def _atleast_each(name, tensors, fn):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        return tuple(fn(as_tensor_arg(x)) for x in tensors[0])
-    if len(tensors) == 1:
-        return fn(as_tensor_arg(tensors[0]))
-    return tuple(fn(as_tensor_arg(x)) for x in tensors)
+        tensors = tensors[0]
+    elif len(tensors) == 1:
+        if not isinstance(tensors[0], Tensor):
+            raise invalid_arguments(name, tensors[0])
+        return fn(tensors[0])
+    _tensors_expected(tensors)
+    return tuple(fn(x) for x in tensors)
 
 
 def column_stack(tensors):
@@ -5704,6 +5965,8 @@ def dstack(tensors):
 
 def movedim(input, source, destination):
     """``input`` with the dims at ``source`` moved to ``destination``: one permute."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("movedim", input, source, destination)
     src, dst = _ints(source), _ints(destination)
     nd = input._data.ndim
     if len(src) != len(dst):
@@ -5724,16 +5987,26 @@ def movedim(input, source, destination):
     return permute(input, order)
 
 
-moveaxis = movedim
+def moveaxis(input, source, destination):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("moveaxis", input, source, destination)
+    return movedim(input, source, destination)
 
 
 def swapdims(input, dim0, dim1):
     """``transpose`` under NumPy's other name."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("swapdims", "input", 1, input)
     return transpose(input, dim0, dim1)
+
+
+_ON_ARRAYS[swapdims] = _ON_ARRAYS[transpose]
 
 
 def tensor_split(input, indices_or_sections, dim=0):
     """Views of ``input`` split into sections (an int) or at indices (a sequence), each a slice."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments("tensor_split", input, indices_or_sections, *(() if dim == 0 else (dim,)))
     nd = input._data.ndim
     if nd == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
@@ -5766,6 +6039,8 @@ def tensor_split(input, indices_or_sections, dim=0):
 
 
 def _split_dims(fname, input, sections, dim, least):
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise invalid_arguments(fname, input, sections)
     nd = input._data.ndim
     if nd < least:
         s = "" if least == 1 else ""
@@ -5781,7 +6056,7 @@ def _split_dims(fname, input, sections, dim, least):
 
 def hsplit(input, indices_or_sections):
     """``tensor_split`` along dim 1 (dim 0 for a vector), sections of equal size."""
-    return _split_dims("hsplit", input, indices_or_sections, 1 if input._data.ndim > 1 else 0, 1)
+    return _split_dims("hsplit", input, indices_or_sections, 1 if getattr(input, "ndim", 0) > 1 else 0, 1)
 
 
 def vsplit(input, indices_or_sections):
@@ -5796,6 +6071,8 @@ def dsplit(input, indices_or_sections):
 
 def fliplr(input):
     """``input`` flipped left to right (dim 1)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("fliplr", "input", 1, input)
     if input._data.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
@@ -5803,6 +6080,8 @@ def fliplr(input):
 
 def flipud(input):
     """``input`` flipped upside down (dim 0)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("flipud", "input", 1, input)
     if input._data.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
@@ -5813,6 +6092,8 @@ ROT90 = defop("Rot90Backward0", lambda g, ans, x, k, dims: rot90(g, -k, dims))
 
 def rot90(input, k=1, dims=(0, 1)):
     """``input`` turned ``k`` quarter turns in the plane of ``dims`` (from the first toward the second)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("rot90", "input", 1, input)
     dims = list(dims)
     nd = input._data.ndim
     if len(dims) != 2:
@@ -5832,6 +6113,8 @@ DIAG_EMBED_DIMS = defop("DiagEmbedBackward0",
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Tensors whose diagonals (in the plane of ``dim1`` and ``dim2``) are ``input``'s last dim."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("diag_embed", "input", 1, input)
     d = input._data
     nd = d.ndim + 1
     d1, d2 = norm_dims(dim1, nd)[0], norm_dims(dim2, nd)[0]
@@ -5850,6 +6133,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 def diagflat(input, offset=0):
     """A matrix with ``input``'s elements (flattened) on its ``offset`` diagonal."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("diagflat", "input", 1, input)
     return diag_embed(reshape(contiguous(input), (-1,)), offset, 0, 1)
 
 
@@ -5870,7 +6155,7 @@ _BLOCK_DIAG_OPS = {}
 
 def block_diag(*tensors):
     """The tensors (0-d, 1-d as rows, or 2-d) as the blocks along a matrix's diagonal."""
-    tensors = [as_tensor_arg(x) for x in tensors]
+    _tensors_expected(tensors)
     for i, x in enumerate(tensors):
         if x._data.ndim > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
@@ -5932,6 +6217,8 @@ def _add_product(op, c, a, b, prod, shape, beta, alpha, fname):
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat @ vec)``: one AddmvBackward0 node."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("addmv", "input", 1, input)
     input = as_tensor_arg(input)
     if mat._data.ndim != 2 or vec._data.ndim != 1 or input._data.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
@@ -5944,6 +6231,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """``beta * input + alpha * outer(vec1, vec2)``: one AddrBackward0 node."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("addr", "input", 1, input)
     if vec1._data.ndim != 1 or vec2._data.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1._data.ndim}-D" if vec1._data.ndim != 1
                            else f"addr: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
@@ -5960,6 +6249,8 @@ def _bmm_check(b1, b2):
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * (batch1 @ batch2)``, batch by batch: one BaddbmmBackward0 node."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("baddbmm", "input", 1, input)
     s1, s2 = batch1._data.shape, batch2._data.shape
     if len(s1) >= 2 and len(s2) >= 3:  # (PyTorch expands input before it checks the batches)
         _check_expandable(as_tensor_arg(input)._data.shape, (s1[0], s1[1], s2[2]), (s1[0], s1[1], s2[2]))
@@ -5970,6 +6261,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``: one AddbmmBackward0 node."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("addbmm", "input", 1, input)
     _bmm_check(batch1, batch2)
     prod = np.matmul(batch1._data, batch2._data).sum(0)
     return _add_product(ADDBMM, input, batch1, batch2, prod, prod.shape, beta, alpha, "addbmm")
@@ -6033,6 +6326,8 @@ def _pnorm_last(d, p):
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of ``x1`` and each row of ``x2`` (batched): one CdistBackward0."""
+    if type(x1) is not Tensor and not isinstance(x1, Tensor):
+        raise tensor_expected("cdist", "x1", 1, x1)
     if x1._data.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1._data.ndim}D")
     if x2._data.ndim < 2:
@@ -6097,6 +6392,8 @@ def _neg_or_none(g):
 
 def dist(input, other, p=2):
     """The p-norm of ``input - other``: one DistBackward0 node."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("dist", "input", 1, input)
     a, b = input._data, other._data
     shape = _broadcast_checked(a.shape, b.shape)
     if a.dtype.kind != "f" or b.dtype != a.dtype:
@@ -6123,23 +6420,23 @@ def _copysign_grad(g, x, ans):
     return g * masked_fill(ans / x, x == 0, 0.0)
 
 
-def logaddexp2(a, b):
+def logaddexp2(input, other):
     """``log2(2**a + 2**b)``, elementwise."""
-    _tensor_other("logaddexp2", b)
-    _float_only(a, "logaddexp2_cpu")
-    return _binary(a, b, LOGADDEXP2, np.logaddexp2)
+    _tensor_other("logaddexp2", other)
+    _float_only(input, "logaddexp2_cpu")
+    return _binary(input, other, LOGADDEXP2, np.logaddexp2)
 
 
-def fmax(a, b):
+def fmax(input, other):
     """The elementwise maximum, ignoring a nan when the other value is not nan."""
-    _tensor_other("fmax", b)
-    return _binary(a, b, FMAX, np.fmax)
+    _tensor_other("fmax", other)
+    return _binary(input, other, FMAX, np.fmax)
 
 
-def fmin(a, b):
+def fmin(input, other):
     """The elementwise minimum, ignoring a nan when the other value is not nan."""
-    _tensor_other("fmin", b)
-    return _binary(a, b, FMIN, np.fmin)
+    _tensor_other("fmin", other)
+    return _binary(input, other, FMIN, np.fmin)
 
 
 def _copysign_np(x, y):
@@ -6151,6 +6448,8 @@ def _copysign_np(x, y):
 
 def copysign(a, b):
     """``a``'s magnitudes with ``b``'s signs (a float result)."""
+    if type(a) is not Tensor and not isinstance(a, Tensor):
+        raise invalid_arguments("copysign", a, b)
     if is_scalar(b):
         d = a._data
         dt = d.dtype if d.dtype.kind == "f" else _dtypes.get_default_dtype().np
@@ -6160,11 +6459,15 @@ def copysign(a, b):
 
 def signbit(input):
     """Whether each element's sign bit is set (True for -0.0)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("signbit", "input", 1, input)
     return _wrap(np.signbit(input._data))
 
 
 def is_nonzero(input):
     """Whether a one-element tensor is not zero."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("is_nonzero", "input", 1, input)
     n = input._data.size
     if n == 0:
         raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -6182,6 +6485,8 @@ NANSUM = defop("NansumBackward0",
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum, treating nan as zero."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("nansum", "input", 1, input)
     x = input
     if dtype is not None:
         x = to_dtype(x, dtype)
@@ -6198,6 +6503,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """The mean of the elements that are not nan: ``nansum`` divided by their count."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("nanmean", "input", 1, input)
     x = input
     if dtype is None and x._data.dtype.kind != "f":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
@@ -6221,6 +6528,8 @@ AMINMAX.differentiable_outputs = _AllOutputs()
 
 def aminmax(input, *, dim=None, keepdim=False):
     """The min and the max (over ``dim``, or all elements) in one pass: torch.return_types.aminmax."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("aminmax", "input", 1, input)
     d = input._data
     if d.size == 0 and (dim is None or d.shape[norm_dims(dim, d.ndim)[0]] == 0 if d.ndim else True):
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
@@ -6241,6 +6550,8 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 def count_nonzero(input, dim=None):
     """The number of elements that are not zero (over ``dim``), as int64."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("count_nonzero", "input", 1, input)
     d = input._data
     dims = norm_dims(dim, d.ndim) if dim is not None else None
     return _wrap(np.asarray(np.count_nonzero(d, axis=dims), dtype=np.int64))
@@ -6269,6 +6580,8 @@ LOGCUMSUMEXP = defop("LogcumsumexpBackward0", lambda g, ans, x, dim: _logcumsume
 
 def logcumsumexp(input, dim):
     """``log(cumsum(exp(input), dim))``, computed without overflow."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("logcumsumexp", "input", 1, input)
     _float_only(input, "logcumsumexp_out_cpu")
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
@@ -6291,6 +6604,8 @@ RENORM = defop("RenormBackward0", lambda g, ans, x, p, dim, maxnorm: _renorm_gra
 
 def renorm(input, p, dim, maxnorm):
     """Each slice along ``dim`` scaled down to p-norm ``maxnorm`` where its norm is larger."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("renorm", "input", 1, input)
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     if p <= 0:
@@ -6311,6 +6626,8 @@ def renorm(input, p, dim, maxnorm):
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
     """The covariance matrix of the variables (rows) of ``input`` over its observations (columns)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("cov", "input", 1, input)
     x = input
     if x._data.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
@@ -6358,6 +6675,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 
 def corrcoef(input):
     """The Pearson correlation coefficients of the variables (rows) of ``input``."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("corrcoef", "input", 1, input)
     if input._data.ndim > 2:
         raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but got an input with "
                            f"{input._data.ndim} dimensions")
@@ -6372,6 +6691,8 @@ def corrcoef(input):
 
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of a vector: its powers as columns (decreasing unless ``increasing``)."""
+    if type(x) is not Tensor and not isinstance(x, Tensor):
+        raise tensor_expected("vander", "x", 1, x)
     if x._data.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x._data.shape[0] if N is None else N
@@ -6475,6 +6796,8 @@ POLYGAMMA = defop("PolygammaBackward0", lambda g, ans, x, n: g * polygamma(n + 1
 
 def polygamma(n, input):
     """The n-th derivative of the digamma function."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("polygamma", "input", 2, input)
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     d = input._data if input._data.dtype.kind == "f" else _float_data(input)
@@ -6503,6 +6826,8 @@ MASKED_SCATTER_OP = defop("MaskedScatterBackward0",
 
 def masked_scatter(input, mask, source):
     """``input`` with the elements where ``mask`` is True replaced, in order, by ``source``'s."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("masked_scatter", "input", 1, input)
     if mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{_scalar_type(mask)}")
@@ -6523,6 +6848,8 @@ def masked_scatter(input, mask, source):
 
 def argwhere(input):
     """The indices of the nonzero elements, one row each."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("argwhere", "input", 1, input)
     if input._data.ndim == 0:
         return _wrap(np.zeros((int(input._data != 0), 0), dtype=np.int64))
     return nonzero(input)
@@ -6546,6 +6873,8 @@ def _unique_out(values, inverse, counts, return_inverse, return_counts):
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally with inverse indices and counts."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("_unique2", "input", 1, input)
     d = input._data
     if dim is None:
         values, inverse, counts = np.unique(d.reshape(-1), return_inverse=True, return_counts=True)
@@ -6559,6 +6888,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """The elements (or slices along ``dim``) with each run of equal ones kept once."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("unique_consecutive", "input", 1, input)
     d = input._data
     if dim is None:
         flat = d.reshape(-1)
@@ -6580,6 +6911,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 def bincount(input, weights=None, minlength=0):
     """How many times each non-negative integer occurs (or the sums of ``weights`` at each)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("bincount", "input", 1, input)
     d = input._data
     if d.dtype.kind not in "iub":
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_type(input)}\'')
@@ -6598,6 +6931,8 @@ def bincount(input, weights=None, minlength=0):
 
 def histc(input, bins=100, min=0, max=0):
     """A histogram of ``bins`` equal bins from ``min`` to ``max`` (the data's range when both are 0)."""
+    if type(input) is not Tensor and not isinstance(input, Tensor):
+        raise tensor_expected("histc", "input", 1, input)
     d = input._data
     _float_only(input, "histogram_cpu")
     if bins <= 0:
@@ -6619,6 +6954,9 @@ def histc(input, bins=100, min=0, max=0):
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
     """Where each of ``values`` would go in ``sorted_sequence`` (along its last dim) to keep it sorted."""
+    if type(sorted_sequence) is not Tensor and not isinstance(sorted_sequence, Tensor):
+        raise invalid_arguments("searchsorted", sorted_sequence, values,
+                                **_given_kw(out_int32=out_int32, right=right, side=side, sorter=sorter))
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
@@ -6646,6 +6984,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
     """The bucket of each element of ``input`` among the sorted 1-d ``boundaries``."""
+    if not isinstance(boundaries, Tensor):
+        raise invalid_arguments("bucketize", input, boundaries, **_given_kw(out_int32=out_int32, right=right))
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)

@@ -1,0 +1,210 @@
+"""Argument errors and keyword names as PyTorch's: a Python number where a function takes a tensor is
+PyTorch's TypeError, not an AttributeError from inside the engine; and arguments go by PyTorch's names."""
+import pytest
+
+from tests.engine.opinfo import same
+
+NAMESPACES = {"torch": lambda t: t, "F": lambda t: t.nn.functional, "special": lambda t: t.special,
+              "linalg": lambda t: t.linalg}
+
+# (namespace, what follows the number: nothing / ints / tensors, how many, the functions)
+NON_TENSOR = [
+    ("F", "int", 1,
+        "cosine_similarity cross_entropy embedding kl_div linear nll_loss pairwise_distance"),
+    ("F", "int", 2,
+        "threshold"),
+    ("F", "none", 0,
+        "celu dropout elu gelu hardsigmoid hardswish hardtanh leaky_relu logsigmoid mish one_hot "
+        "relu6 selu silu softplus"),
+    ("F", "tensor", 1,
+        "cosine_similarity cross_entropy kl_div linear nll_loss pairwise_distance"),
+    ("F", "tensor", 2,
+        "threshold"),
+    ("linalg", "int", 1,
+        "cross householder_product matrix_power solve solve_ex"),
+    ("linalg", "none", 0,
+        "cholesky cholesky_ex det diagonal eigh eigvalsh inv inv_ex matrix_exp matrix_norm norm "
+        "pinv qr slogdet svd svdvals vector_norm"),
+    ("linalg", "tensor", 1,
+        "cross householder_product matrix_power solve solve_ex"),
+    ("torch", "int", 1,
+        "arctan2 bmm broadcast_to bucketize cdist chunk clamp_max clamp_min copysign cummax cummin "
+        "cumprod cumsum dist dot dsplit embedding flip full_like ger heaviside hsplit inner kron "
+        "kthvalue logcumsumexp logsumexp masked_select matmul multinomial mv outer roll "
+        "searchsorted take take_along_dim tensor_split tile topk unsafe_chunk unsafe_split "
+        "unsqueeze vsplit xlogy"),
+    ("torch", "int", 2,
+        "addbmm addmm addmv addr baddbmm gather index_put_ index_select lerp masked_fill "
+        "masked_scatter moveaxis movedim select swapaxes swapdims transpose unflatten"),
+    ("torch", "int", 3,
+        "index_add index_copy index_fill narrow renorm scatter_add"),
+    ("torch", "none", 0,
+        "abs absolute adjoint all amax amin aminmax any arccos arccosh arcsin arcsinh arctan "
+        "arctanh argmax argmin argsort argwhere atleast_1d atleast_2d atleast_3d bernoulli bincount "
+        "block_diag broadcast_tensors cartesian_prod ceil clamp clip clone combinations corrcoef "
+        "count_nonzero cov detach diag diag_embed diagflat diagonal diff empty_like flatten fliplr "
+        "flipud floor frac histc is_floating_point is_nonzero isfinite isinf isnan log_softmax "
+        "logical_not logit max mean median meshgrid min mode msort nan_to_num nanmean nanmedian "
+        "nansum neg negative nonzero numel ones_like permute poisson prod rand_like randn_like "
+        "repeat_interleave reshape rot90 round signbit softmax sort square squeeze std std_mean sum "
+        "t trace tril triu trunc unbind unique unique_consecutive vander var var_mean where "
+        "zeros_like"),
+    ("torch", "tensor", 1,
+        "arctan2 bmm broadcast_to cdist chunk clamp_max clamp_min copysign cummax cummin cumprod "
+        "cumsum dist dot dsplit embedding flip full_like ger heaviside hsplit inner kron kthvalue "
+        "logcumsumexp logsumexp masked_select matmul multinomial mv outer roll searchsorted take "
+        "take_along_dim tensor_split tile topk unsafe_chunk unsafe_split unsqueeze vsplit"),
+    ("torch", "tensor", 2,
+        "addbmm addmm addmv addr baddbmm gather index_put_ index_select lerp masked_fill "
+        "masked_scatter moveaxis movedim select swapaxes swapdims transpose unflatten"),
+    ("torch", "tensor", 3,
+        "index_add index_copy index_fill narrow renorm scatter_add"),
+]
+
+CASES = [(ns, fill, n, name, arg) for ns, fill, n, names in NON_TENSOR for name in names.split()
+         for arg in (1.0, 2)]
+
+
+def _call_with_number(t, ns, fill, n, name, arg):
+    rest = [0 if fill == "int" else t.ones(2)] * n
+    return getattr(NAMESPACES[ns](t), name)(arg, *rest)
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the exception is what is compared
+        return type(e), str(e)
+    return None, None
+
+
+@pytest.mark.parametrize("ns,fill,n,name,arg", CASES, ids=[f"{c[0]}.{c[3]}({c[4]!r},{c[1]}*{c[2]})" for c in CASES])
+def test_number_for_tensor_is_torchs_type_error(torch_ref, et, ns, fill, n, name, arg):
+    want_cls, want = _raised(lambda: _call_with_number(torch_ref, ns, fill, n, name, arg))
+    got_cls, got = _raised(lambda: _call_with_number(et, ns, fill, n, name, arg))
+    assert want_cls is TypeError
+    assert got_cls is TypeError, (got_cls, got)
+    if "invalid combination of arguments" in want:  # (the overloads PyTorch lists after it are left out)
+        want = want.split("\n")[0]
+    assert got == want
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t: t.atleast_1d(t.ones(2), 1.0),
+    lambda t: t.atleast_2d([1.0]),
+    lambda t: t.meshgrid(t.ones(2), 2, indexing="ij"),
+    lambda t: t.block_diag(t.ones(2), 1.0),
+    lambda t: t.where(1.0),
+    lambda t: t.zeros_like(t.ones(1).numpy()),
+    lambda t: t.sum([1.0, 2.0]),
+    lambda t: t.matmul(t.ones(2), 2.0),
+    lambda t: t.matmul(t.ones(2), [1.0, 2.0]),
+    lambda t: t.ones(2) @ 2.0,  # the operator: Python's "unsupported operand" error
+    lambda t: 2.0 @ t.ones(2),
+    lambda t: t.ones(2) @ [1.0, 2.0],
+    lambda t: t.outer(t.ones(2), 2.0),
+    lambda t: t.std(1.0, dim=0, keepdim=True),
+    lambda t: t.clamp(1.0, min=0),
+    lambda t: t.clip(1.0, max=1),
+    lambda t: t.linalg.pinv(1.0, hermitian=True),
+    lambda t: t.polygamma(1, 2.0),
+    lambda t: t.nn.functional.embedding(t.tensor([0]), 1.0),
+])
+def test_more_argument_errors(torch_ref, et, fn):
+    want_cls, want = _raised(lambda: fn(torch_ref))
+    got_cls, got = _raised(lambda: fn(et))
+    assert want_cls is TypeError
+    assert (got_cls, got.split("\n")[0]) == (want_cls, want.split("\n")[0])
+
+
+def _xy(t):
+    return t.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]), t.tensor([[1.0, 2.0, 0.5], [0.5, 3.0, 1.0]])
+
+
+KEYWORDS = {
+    "sum": lambda t: t.sum(input=_xy(t)[0], dim=1, keepdim=True),
+    "mean": lambda t: t.mean(_xy(t)[0], dim=0, keepdim=True),
+    "clamp": lambda t: t.clamp(input=_xy(t)[0], min=0, max=1),
+    "clip": lambda t: t.clip(_xy(t)[0], min=0),
+    "add_alpha": lambda t: t.add(*_xy(t), alpha=2),
+    "xlogy": lambda t: t.xlogy(_xy(t)[1], other=_xy(t)[1]),
+    "pow": lambda t: t.pow(_xy(t)[0], exponent=2),
+    "matmul": lambda t: t.matmul(input=_xy(t)[0], other=_xy(t)[1].T),
+    "linear": lambda t: t.nn.functional.linear(_xy(t)[0], weight=_xy(t)[1], bias=t.ones(2)),
+    "where": lambda t: t.where(condition=_xy(t)[0] > 0, input=_xy(t)[0], other=_xy(t)[1]),
+    "solve": lambda t: t.linalg.solve(A=t.eye(2) * 2, B=t.ones(2, 1), left=True),
+    "maximum": lambda t: t.maximum(input=_xy(t)[0], other=_xy(t)[1]),
+    "gt": lambda t: t.gt(_xy(t)[0], other=_xy(t)[1]),
+    "logical_and": lambda t: t.logical_and(input=_xy(t)[0] > 0, other=_xy(t)[1] > 1),
+    "exp": lambda t: t.exp(input=_xy(t)[0]),
+    "arcsin": lambda t: t.arcsin(input=_xy(t)[0] / 4),
+    "floor": lambda t: t.floor(input=_xy(t)[0]),
+    "abs": lambda t: t.abs(input=_xy(t)[0]),
+    "absolute": lambda t: t.absolute(input=_xy(t)[0]),
+    "neg": lambda t: t.negative(input=_xy(t)[0]),
+    "transpose": lambda t: t.transpose(input=_xy(t)[0], dim0=0, dim1=1),
+    "swapaxes": lambda t: t.swapaxes(_xy(t)[0], axis0=0, axis1=1),
+    "reshape": lambda t: t.reshape(input=_xy(t)[0], shape=(3, 2)),
+    "squeeze": lambda t: t.squeeze(input=_xy(t)[0][None], dim=0),
+    "unsqueeze": lambda t: t.unsqueeze(input=_xy(t)[0], dim=0),
+    "cat": lambda t: t.cat(tensors=_xy(t), dim=1),
+    "stack": lambda t: t.stack(tensors=_xy(t), dim=0),
+    "max_dim": lambda t: t.max(input=_xy(t)[0], dim=1, keepdim=True),
+    "argmax": lambda t: t.argmax(input=_xy(t)[0], dim=1),
+    "softmax": lambda t: t.softmax(input=_xy(t)[0], dim=1),
+    "log_softmax": lambda t: t.log_softmax(_xy(t)[0], dim=1, dtype=t.float64),
+    "cumsum": lambda t: t.cumsum(input=_xy(t)[0], dim=1),
+    "outer": lambda t: t.outer(input=t.ones(2), vec2=t.arange(3.0)),
+    "ger": lambda t: t.ger(t.ones(2), vec2=t.arange(3.0)),
+    "dot": lambda t: t.dot(input=t.ones(3), tensor=t.arange(3.0)),
+    "mv": lambda t: t.mv(input=_xy(t)[0], vec=t.arange(3.0)),
+    "bmm": lambda t: t.bmm(input=_xy(t)[0][None], mat2=_xy(t)[1].T[None]),
+    "addmm": lambda t: t.addmm(input=t.ones(2, 2), mat1=_xy(t)[0], mat2=_xy(t)[1].T, beta=0.5, alpha=2),
+    "lerp": lambda t: t.lerp(input=_xy(t)[0], end=_xy(t)[1], weight=0.25),
+    "hypot": lambda t: t.hypot(input=_xy(t)[0], other=_xy(t)[1]),
+    "atan2": lambda t: t.atan2(input=_xy(t)[0], other=_xy(t)[1]),
+    "arctan2": lambda t: t.arctan2(input=_xy(t)[0], other=_xy(t)[1]),
+    "kron": lambda t: t.kron(input=t.ones(2), other=t.arange(3.0)),
+    "inner": lambda t: t.inner(input=_xy(t)[0], other=_xy(t)[1]),
+    "masked_fill": lambda t: t.masked_fill(input=_xy(t)[0], mask=_xy(t)[0] > 0, value=0.0),
+    "gather": lambda t: t.gather(input=_xy(t)[0], dim=1, index=t.tensor([[0, 2], [1, 1]])),
+    "index_select": lambda t: t.index_select(input=_xy(t)[0], dim=1, index=t.tensor([2, 0])),
+    "narrow": lambda t: t.narrow(input=_xy(t)[0], dim=1, start=1, length=2),
+    "select": lambda t: t.select(input=_xy(t)[0], dim=1, index=2),
+    "flatten": lambda t: t.flatten(input=_xy(t)[0][None], start_dim=1),
+    "split": lambda t: t.split(tensor=_xy(t)[0], split_size_or_sections=1, dim=0),
+    "chunk": lambda t: t.chunk(input=_xy(t)[0], chunks=3, dim=1),
+    "tril": lambda t: t.tril(input=_xy(t)[0], diagonal=-1),
+    "diagonal": lambda t: t.diagonal(input=_xy(t)[0], offset=1),
+    "nan_to_num": lambda t: t.nan_to_num(input=_xy(t)[0].log(), nan=0.0, neginf=-1.0),
+    "logit": lambda t: t.logit(input=_xy(t)[1] / 4, eps=1e-6),
+    "std": lambda t: t.std(input=_xy(t)[0], dim=1, correction=0),
+    "var": lambda t: t.var(_xy(t)[0], dim=0, unbiased=False, keepdim=True),
+    "sort": lambda t: t.sort(input=_xy(t)[0], dim=1, descending=True)[0],
+    "topk": lambda t: t.topk(input=_xy(t)[0], k=2, dim=1)[0],
+    "roll": lambda t: t.roll(input=_xy(t)[0], shifts=1, dims=1),
+    "flip": lambda t: t.flip(input=_xy(t)[0], dims=(1,)),
+    "permute": lambda t: t.permute(input=_xy(t)[0], dims=(1, 0)),
+    "tile": lambda t: t.tile(input=_xy(t)[0], dims=(2,)),
+    "repeat_interleave": lambda t: t.repeat_interleave(input=_xy(t)[0], repeats=2, dim=0),
+    "take_along_dim": lambda t: t.take_along_dim(input=_xy(t)[0], indices=t.tensor([[0], [2]]), dim=1),
+    "scatter_add": lambda t: t.scatter_add(input=t.zeros(2, 3), dim=1, index=t.tensor([[0, 0], [1, 2]]),
+                                           src=_xy(t)[0][:, :2]),
+    "result_type": lambda t: t.result_type(tensor=t.ones(1), other=2.5),
+    "promote_types": lambda t: t.promote_types(type1=t.int32, type2=t.float32),
+    "F.gelu": lambda t: t.nn.functional.gelu(input=_xy(t)[0], approximate="tanh"),
+    "F.softplus": lambda t: t.nn.functional.softplus(input=_xy(t)[0], beta=2.0),
+    "F.softmax": lambda t: t.nn.functional.softmax(input=_xy(t)[0], dim=0),
+    "F.logsigmoid": lambda t: t.nn.functional.logsigmoid(input=_xy(t)[0]),
+    "linalg.matmul": lambda t: t.linalg.matmul(input=_xy(t)[0], other=_xy(t)[1].T),
+    "linalg.norm": lambda t: t.linalg.norm(input=_xy(t)[0], ord="fro"),
+    "method_clamp": lambda t: _xy(t)[0].clamp(min=0),
+    "method_matmul": lambda t: _xy(t)[0].matmul(other=_xy(t)[1].T),
+    "method_xlogy": lambda t: _xy(t)[1].xlogy(other=_xy(t)[1]),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYWORDS))
+def test_keyword_names_match_torch(torch_ref, et, name):
+    result = same(torch_ref, et, KEYWORDS[name])[0]
+    assert result[0] == "ok", result
