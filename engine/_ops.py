@@ -156,6 +156,17 @@ def _given_kw(**kwargs):
     return {k: v for k, v in kwargs.items() if v is not None and v is not False}
 
 
+def _checked_alias(name, of):
+    """``of`` under another of PyTorch's names, which its argument errors then name."""
+    def f(input, *args, **kwargs):
+        if type(input) is not Tensor and not isinstance(input, Tensor):
+            raise tensor_expected(name, "input", 1, input)
+        return of(input, *args, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def _tensors_expected(tensors, arg=0):
     """PyTorch's TypeError for a non-tensor in a sequence of tensors."""
     for i, x in enumerate(tensors):
@@ -794,13 +805,7 @@ _unary("rad2deg", "Rad2DegBackward0", lambda d: d * d.dtype.type(180 / math.pi),
        lambda g, ans, x: _mul_scalar(g, 180 / math.pi))
 def _unary_alias(name, of):
     """``of`` under NumPy's name, which PyTorch's argument errors name."""
-    def f(input):
-        if type(input) is not Tensor and not isinstance(input, Tensor):
-            raise tensor_expected(name, "input", 1, input)
-        return of(input)
-
-    f.__name__ = f.__qualname__ = name
-    globals()[name] = f
+    f = globals()[name] = _checked_alias(name, of)
     _ON_ARRAYS[f] = _ON_ARRAYS[of]
 
 
@@ -1159,10 +1164,7 @@ def neg(input):
     return record(NEG, (input,), np.negative(input._data))
 
 
-def negative(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("negative", "input", 1, input)
-    return neg(input)
+negative = _checked_alias("negative", neg)
 
 
 def abs(input):
@@ -1171,10 +1173,7 @@ def abs(input):
     return record(ABS, (input,), np.abs(input._data))
 
 
-def absolute(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("absolute", "input", 1, input)
-    return abs(input)
+absolute = _checked_alias("absolute", abs)
 
 
 def square(input):
@@ -1592,22 +1591,21 @@ def sgn(input):
     return _sign(SGN, input)
 
 
-def isnan(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("isnan", "input", 1, input)
-    return _wrap(np.isnan(input._data))
+def _elementwise_test(name, fwd):
+    """A boolean test of each element (never differentiable)."""
+    def f(input):
+        if type(input) is not Tensor and not isinstance(input, Tensor):
+            raise tensor_expected(name, "input", 1, input)
+        return _wrap(fwd(input._data))
+
+    f.__name__ = f.__qualname__ = name
+    return f
 
 
-def isinf(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("isinf", "input", 1, input)
-    return _wrap(np.isinf(input._data))
-
-
-def isfinite(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("isfinite", "input", 1, input)
-    return _wrap(np.isfinite(input._data))
+isnan = _elementwise_test("isnan", np.isnan)
+isinf = _elementwise_test("isinf", np.isinf)
+isfinite = _elementwise_test("isfinite", np.isfinite)
+signbit = _elementwise_test("signbit", np.signbit)  # (True for -0.0)
 
 
 # ----- Comparison and logic (never differentiable) -----
@@ -6455,13 +6453,6 @@ def copysign(a, b):
         dt = d.dtype if d.dtype.kind == "f" else _dtypes.get_default_dtype().np
         return record(COPYSIGN_SCALAR, (a,), np.copysign(d.astype(dt, copy=False), dt.type(b)), {"other": b})
     return _binary(a, b, COPYSIGN, _copysign_np, true_div=True)
-
-
-def signbit(input):
-    """Whether each element's sign bit is set (True for -0.0)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("signbit", "input", 1, input)
-    return _wrap(np.signbit(input._data))
 
 
 def is_nonzero(input):
