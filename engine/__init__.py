@@ -85,14 +85,12 @@ def permute(input, dims=None):
 
 
 def is_floating_point(input):
-    if not isinstance(input, Tensor):
-        raise _ops.tensor_expected("is_floating_point", "input", 1, input)
+    _ops.need_tensor("is_floating_point", "input", 1, input)
     return input.is_floating_point()
 
 
 def numel(input):
-    if not isinstance(input, Tensor):
-        raise _ops.tensor_expected("numel", "input", 1, input)
+    _ops.need_tensor("numel", "input", 1, input)
     return input.numel()
 
 
@@ -115,14 +113,12 @@ def get_default_device():
 
 
 def detach(input):
-    if not isinstance(input, Tensor):
-        raise _ops.tensor_expected("detach", "input", 1, input)
+    _ops.need_tensor("detach", "input", 1, input)
     return input.detach()
 
 
 def index_put_(input, indices, values, accumulate=False):
-    if not isinstance(input, Tensor):
-        raise _ops.tensor_expected("index_put_", "input", 1, input)
+    _ops.need_tensor("index_put_", "input", 1, input)
     return input.index_put_(indices, values, accumulate)
 
 

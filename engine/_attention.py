@@ -8,7 +8,7 @@ import numpy as np
 
 from ._ops import (_RESULT, _broadcast_error, _given, _grad_edges_only, _mul_scalar, _not_implemented, _quietly,
                    _record_shared, _saved_attr, _saved_dim, _saved_slot, _saved_tensor_attr, _shared_rules,
-                   _softmax_backward_data, _softmax_np, defop, matmul, record, register_saved, tril, tensor_expected)
+                   _softmax_backward_data, _softmax_np, defop, matmul, record, register_saved, tril, need_tensor, tensor_expected)
 from ._factories import filled_like
 from ._tensor import _CPP_TYPE_NAMES as _TYPE_NAMES, Tensor, _wrap
 
@@ -187,8 +187,7 @@ def _use_flash(q, k, v, attn_mask, dropout_p, enable_gqa):
 
 def _validate(q, k, v, attn_mask, enable_gqa):
     for name, t, pos in (("query", q, 1), ("key", k, 2), ("value", v, 3)):
-        if not isinstance(t, Tensor):
-            raise tensor_expected("scaled_dot_product_attention", name, pos, t)
+        need_tensor("scaled_dot_product_attention", name, pos, t)
     if attn_mask is not None and not isinstance(attn_mask, Tensor):
         raise tensor_expected("scaled_dot_product_attention", "attn_mask", None, attn_mask)
     if not q.dtype == k.dtype == v.dtype:

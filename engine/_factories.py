@@ -8,7 +8,7 @@ from . import _dtypes, _grad_mode
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size, record
 
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
-from ._ops import invalid_arguments, tensor_expected
+from ._ops import invalid_arguments, need_tensor
 from ._sampling import _node
 
 
@@ -412,8 +412,7 @@ def filled_like(d, fill, dt):
 
 def _like(name, fill_fn):
     def like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-        if type(input) is not Tensor and not isinstance(input, Tensor):
-            raise tensor_expected(name, "input", 1, input)
+        need_tensor(name, "input", 1, input)
         dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
         return _finish(filled_like(input._data, fill_fn, dt), None, requires_grad, device)
 
@@ -428,8 +427,7 @@ randn_like = _like("randn_like", default_generator.normal)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("full_like", "input", 1, input)
+    need_tensor("full_like", "input", 1, input)
     dt = _dtypes.to_numpy_dtype(dtype) if dtype is not None else input._data.dtype
     return _finish(np.full(input._data.shape, fill_value, dtype=dt), None, requires_grad, device)
 

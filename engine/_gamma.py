@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from . import _grad_mode, _ops
-from ._ops import _RESULT, _SELF, defop, register_saved, tensor_expected
+from ._ops import _RESULT, _SELF, defop, need_tensor, register_saved
 from ._random import generator_or_default
 from ._tensor import Tensor, record
 
@@ -195,11 +195,6 @@ def _sample_gamma(alpha, uniform, normal, s):
             return scale * d * v
 
 
-def _check_gamma_arg(fname, x, name="input", pos=1):
-    if not isinstance(x, Tensor):
-        raise tensor_expected(fname, name, pos, x)
-
-
 def _float_kernel(x, kernel):
     if x._data.dtype not in (_F32, _F64):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_ops._scalar_type(x)}\'')
@@ -235,7 +230,7 @@ _BINOMIAL = defop("NotImplemented", *[_ops._not_implemented("binomial")] * 2,
 def _standard_gamma(input, generator=None):
     """A Gamma(alpha, 1) sample for each element (``torch._standard_gamma``), PyTorch's draws after
     the same seed; its gradient is the implicit reparameterisation one (``StandardGammaBackward0``)."""
-    _check_gamma_arg("_standard_gamma", input)
+    need_tensor("_standard_gamma", "input", 1, input)
     _float_kernel(input, "gamma_cpu")
     _no_forward_ad("_standard_gamma", input)
     d = input._data
@@ -370,8 +365,8 @@ def _resize_warning(given, shape):
 def _standard_gamma_grad(self, output):
     """``torch._standard_gamma_grad(alpha, sample)``: the derivative of a Gamma(alpha) sample in alpha
     with its CDF held fixed, elementwise (PyTorch's standard_gamma_grad_one)."""
-    _check_gamma_arg("_standard_gamma_grad", self, "self")
-    _check_gamma_arg("_standard_gamma_grad", output, "output", 2)
+    need_tensor("_standard_gamma_grad", "self", 1, self)
+    need_tensor("_standard_gamma_grad", "output", 2, output)
     _float_kernel(self, "_standard_gamma_grad_cpu")
     _check_same_dtype(self, output)
     shape = _broadcast_shape(self, output)
@@ -389,7 +384,7 @@ def _standard_gamma_grad(self, output):
 def _sample_dirichlet(input, generator=None):
     """A Dirichlet sample for each row of concentrations: gammas drawn in double, normalised by
     their sum, then clamped into (tiny, 1) in the input's type, as PyTorch's _s_dirichlet_cpu."""
-    _check_gamma_arg("_sample_dirichlet", input)
+    need_tensor("_sample_dirichlet", "input", 1, input)
     _float_kernel(input, "dirichlet")
     d = input._data
     draws = _Draws(generator_or_default(generator), 4 * d.size)
@@ -571,7 +566,7 @@ def _dirichlet_grad(x, alpha, total):
     """``torch._dirichlet_grad(x, alpha, total)``: the reparameterisation gradient of Dirichlet (and
     Beta) samples, elementwise, as PyTorch's dirichlet_grad_one."""
     for name, t, pos in (("x", x, 1), ("alpha", alpha, 2), ("total", total, 3)):
-        _check_gamma_arg("_dirichlet_grad", t, name, pos)
+        need_tensor("_dirichlet_grad", name, pos, t)
     _float_kernel(x, "_dirichlet_grad_cpu")
     _check_same_dtype(x, alpha, total)
     shape = _broadcast_shape(x, alpha, total)
@@ -659,8 +654,8 @@ def _sample_binomial(count, prob, uniform, s):
 def binomial(count, prob, generator=None):
     """``torch.binomial(count, prob)``: a Binomial(count, prob) draw for each element, PyTorch's after
     the same seed (its BTRS rejection sampler from count * prob 10, inversion below)."""
-    _check_gamma_arg("binomial", count, "count")
-    _check_gamma_arg("binomial", prob, "prob", 2)
+    need_tensor("binomial", "count", 1, count)
+    need_tensor("binomial", "prob", 2, prob)
     if count._data.dtype.kind != "f":
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: {_ops._scalar_type(count)}")
     if prob._data.dtype.kind != "f":

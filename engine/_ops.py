@@ -139,6 +139,12 @@ def tensor_expected(fname, arg, pos, x):
     return TypeError(f"{fname}(): {where} must be Tensor, not {type_name(x)}")
 
 
+def need_tensor(fname, arg, pos, x):
+    """Raise ``tensor_expected``'s TypeError unless ``x`` is a tensor."""
+    if type(x) is not Tensor and not isinstance(x, Tensor):
+        raise tensor_expected(fname, arg, pos, x)
+
+
 def _arg_type(v):
     return "Tensor" if isinstance(v, Tensor) else type_name(v)
 
@@ -159,8 +165,7 @@ def _given_kw(**kwargs):
 def _checked_alias(name, of):
     """``of`` under another of PyTorch's names, which its argument errors then name."""
     def f(input, *args, **kwargs):
-        if type(input) is not Tensor and not isinstance(input, Tensor):
-            raise tensor_expected(name, "input", 1, input)
+        need_tensor(name, "input", 1, input)
         return of(input, *args, **kwargs)
 
     f.__name__ = f.__qualname__ = name
@@ -633,8 +638,8 @@ def _unary(name, node, fwd, vjp, saves=()):
     ELEMENTWISE.add(op)
 
     def f(input):
-        if type(input) is not Tensor and not isinstance(input, Tensor):
-            raise tensor_expected(name, "input", 1, input)
+        if type(input) is not Tensor:  # (every elementwise op: one comparison in the common case)
+            need_tensor(name, "input", 1, input)
         d = input._data
         quiet = None if _quiet_state() is _QUIET else _quiet_on()  # log(0) is -inf, silently
         try:
@@ -835,8 +840,7 @@ def _logit_grad(g, x, eps):
 
 
 def logit(input, eps=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("logit", "input", 1, input)
+    need_tensor("logit", "input", 1, input)
     d = _float_data(input)
     z = d if eps is None else np.clip(d, eps, 1 - eps)
     return record(LOGIT, (input,), _quietly(lambda: np.log(z / (1 - z))), None if eps is None else {"eps": eps})
@@ -878,8 +882,7 @@ def atan2(input, other):
 
 
 def arctan2(input, other):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("arctan2", "input", 1, input)
+    need_tensor("arctan2", "input", 1, input)
     _tensor_other("arctan2", other)
     return atan2(input, other)
 
@@ -989,8 +992,7 @@ NAN_TO_NUM = defop("NanToNumBackward0", lambda g, ans, x: g * isfinite(x), saves
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("nan_to_num", "input", 1, input)
+    need_tensor("nan_to_num", "input", 1, input)
     d = input._data
     if d.dtype.kind != "f":
         return _wrap(d.copy())
@@ -1005,8 +1007,7 @@ HEAVISIDE = defop("NotImplemented", _not_implemented("heaviside"), _not_implemen
 
 
 def heaviside(input, values):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("heaviside", "input", 1, input)
+    need_tensor("heaviside", "input", 1, input)
     if not isinstance(values, Tensor):
         raise tensor_expected("heaviside", "values", 2, values)
     if input._data.dtype != values._data.dtype:
@@ -1155,8 +1156,8 @@ def _in_range(x, lo, hi):
 
 
 def neg(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("neg", "input", 1, input)
+    if type(input) is not Tensor:
+        need_tensor("neg", "input", 1, input)
     if input._data.dtype == np.bool_:
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -1168,8 +1169,7 @@ negative = _checked_alias("negative", neg)
 
 
 def abs(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("abs", "input", 1, input)
+    need_tensor("abs", "input", 1, input)
     return record(ABS, (input,), np.abs(input._data))
 
 
@@ -1177,14 +1177,13 @@ absolute = _checked_alias("absolute", abs)
 
 
 def square(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("square", "input", 1, input)
+    need_tensor("square", "input", 1, input)
     return pow(input, 2)
 
 
 def relu(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("relu", "input", 1, input)
+    if type(input) is not Tensor:
+        need_tensor("relu", "input", 1, input)
     return record(RELU, (input,), np.maximum(input._data, 0))
 
 
@@ -1209,8 +1208,7 @@ def _softplus_double_backward(g, x, beta, threshold):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("softplus", "input", 1, input)
+    need_tensor("softplus", "input", 1, input)
     d = _float_data(input) * beta
     out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
     return record(SOFTPLUS, (input,), out.astype(input._data.dtype), {"beta": beta, "threshold": threshold})
@@ -1324,8 +1322,7 @@ def _gelu_double_backward(g, grad_output, x, approximate):
 
 
 def gelu(input, approximate="none"):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("gelu", "input", 1, input)
+    need_tensor("gelu", "input", 1, input)
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return record(GELU, (input,), _gelu(_float_data(input), approximate), {"approximate": approximate})
@@ -1374,8 +1371,7 @@ def _log_sigmoid_double_backward(g, x):
 
 
 def logsigmoid(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("log_sigmoid", "input", 1, input)
+    need_tensor("log_sigmoid", "input", 1, input)
     d = _float_data(input)
     return record(LOG_SIGMOID, (input,), np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
 
@@ -1543,8 +1539,7 @@ def _rounding(name, fwd):
     op = ROUNDING[name]
 
     def f(input, *args, **kwargs):
-        if type(input) is not Tensor and not isinstance(input, Tensor):
-            raise tensor_expected(name, "input", 1, input)
+        need_tensor(name, "input", 1, input)
         return record(op, (input,), fwd(input._data, *args, **kwargs))
 
     f.__name__ = name
@@ -1559,8 +1554,7 @@ _rounding("frac", lambda d: d - np.trunc(d))
 
 
 def round(input, *, decimals=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("round", "input", 1, input)
+    need_tensor("round", "input", 1, input)
     if decimals == 0:
         return record(ROUNDING["round"], (input,), np.round(input._data))
     return record(ROUND_DECIMALS, (input,), np.round(input._data, decimals), {"decimals": decimals})
@@ -1594,8 +1588,7 @@ def sgn(input):
 def _elementwise_test(name, fwd):
     """A boolean test of each element (never differentiable)."""
     def f(input):
-        if type(input) is not Tensor and not isinstance(input, Tensor):
-            raise tensor_expected(name, "input", 1, input)
+        need_tensor(name, "input", 1, input)
         return _wrap(fwd(input._data))
 
     f.__name__ = f.__qualname__ = name
@@ -1653,8 +1646,7 @@ bitwise_xor = _bitwise(np.bitwise_xor)
 
 
 def logical_not(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("logical_not", "input", 1, input)
+    need_tensor("logical_not", "input", 1, input)
     return _wrap(np.logical_not(input._data))
 
 
@@ -1676,8 +1668,7 @@ def _tensor_operands(name, input, other, first):
         raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a "
                         f"'{type(input).__name__}' object")
     for pos, (arg, t) in enumerate((("input", input), ("other", other)), first):
-        if not isinstance(t, Tensor):
-            raise tensor_expected(name, arg, pos, t)
+        need_tensor(name, arg, pos, t)
 
 
 def _equal(first, input, other):
@@ -1867,8 +1858,8 @@ def _amax_grad(g, ans, x, dims, keepdim):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("sum", "input", 1, input)
+    if type(input) is not Tensor:
+        need_tensor("sum", "input", 1, input)
     d = input._data
     if dtype is not None:
         d = d.astype(_dtypes.to_numpy_dtype(dtype))
@@ -1893,8 +1884,8 @@ _NO_CONTEXT = __import__("contextlib").nullcontext()
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("mean", "input", 1, input)
+    if type(input) is not Tensor:
+        need_tensor("mean", "input", 1, input)
     input = as_tensor_arg(input)
     if dtype is not None:
         input = input.to(dtype)
@@ -1912,8 +1903,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("prod", "input", 1, input)
+    need_tensor("prod", "input", 1, input)
     d = input._data
     if dim is None:
         return record(PROD, (input,), np.asarray(d.prod(), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
@@ -1966,14 +1956,12 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
 
 
 def max(input, dim=None, keepdim=False, *, other=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("max", "input", 1, input)
+    need_tensor("max", "input", 1, input)
     return _extreme(input, dim, keepdim, other, AMAX, MAX_DIM, np.max, np.argmax, "max")
 
 
 def min(input, dim=None, keepdim=False, *, other=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("min", "input", 1, input)
+    need_tensor("min", "input", 1, input)
     return _extreme(input, dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
 
 
@@ -1989,26 +1977,22 @@ def _amax(op, npf, x, dim, keepdim):
 
 
 def amax(input, dim=(), keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("amax", "input", 1, input)
+    need_tensor("amax", "input", 1, input)
     return _amax(AMAX_DIMS, np.max, input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("amin", "input", 1, input)
+    need_tensor("amin", "input", 1, input)
     return _amax(AMIN_DIMS, np.min, input, dim, keepdim)
 
 
 def argmax(input, dim=None, keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("argmax", "input", 1, input)
+    need_tensor("argmax", "input", 1, input)
     return _arg_extreme(np.argmax, "argmax", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("argmin", "input", 1, input)
+    need_tensor("argmin", "input", 1, input)
     return _arg_extreme(np.argmin, "argmin", input, dim, keepdim)
 
 
@@ -2082,8 +2066,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def logsumexp(input, dim, keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("logsumexp", "input", 1, input)
+    need_tensor("logsumexp", "input", 1, input)
     d = _float_data(input)
     dims = norm_dims(dim, d.ndim)
     m = np.max(d, axis=dims, keepdims=True) if d.size else np.zeros([1] * d.ndim, d.dtype)
@@ -2134,8 +2117,7 @@ def _norm(x, p, dim, keepdim, dtype, op):
 
 
 def cumsum(input, dim, *, dtype=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("cumsum", "input", 1, input)
+    need_tensor("cumsum", "input", 1, input)
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
     return _given(record(CUMSUM, (input,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim}), dim=given)
@@ -2194,8 +2176,7 @@ def _softmax_kernel(x, dim, name):
 
 
 def softmax(input, dim=None, dtype=None, _stacklevel=3):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("softmax", "input", 1, input)
+    need_tensor("softmax", "input", 1, input)
     given, dim = dim, _softmax_dim(input, dim, "softmax")
     xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "softmax")
@@ -2212,8 +2193,7 @@ def _softmax_np(d, dim):
 
 
 def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("log_softmax", "input", 1, input)
+    need_tensor("log_softmax", "input", 1, input)
     given, dim = dim, _softmax_dim(input, dim, "log_softmax")
     xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "log_softmax")
@@ -2321,8 +2301,7 @@ def mm(a, b):
 
 
 def mv(input, vec):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("mv", "input", 1, input)
+    need_tensor("mv", "input", 1, input)
     if input._data.ndim != 2 or vec._data.ndim != 1 or input._data.shape[1] != vec._data.shape[0]:
         r, c = (input._data.shape + (0, 0))[:2]
         raise RuntimeError(f"size mismatch, got input ({r}), mat ({r}x{c}), vec ({vec._data.shape[0]})")
@@ -2331,8 +2310,7 @@ def mv(input, vec):
 
 
 def dot(input, tensor):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("dot", "input", 1, input)
+    need_tensor("dot", "input", 1, input)
     if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
@@ -2346,8 +2324,7 @@ def dot(input, tensor):
 
 
 def bmm(input, mat2):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("bmm", "input", 1, input)
+    need_tensor("bmm", "input", 1, input)
     if input._data.ndim != 3 or mat2._data.ndim != 3:
         raise RuntimeError(f"batch1 must be a 3D tensor")
     if input._data.shape[0] != mat2._data.shape[0] or input._data.shape[2] != mat2._data.shape[1]:
@@ -2359,8 +2336,7 @@ def bmm(input, mat2):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("addmm", "input", 1, input)
+    need_tensor("addmm", "input", 1, input)
     for x, y, names in ((mat1, mat2, "mat1 and mat2"), (input, mat2, "self and mat2")):
         if x._data.dtype != y._data.dtype:
             raise RuntimeError(
@@ -2497,25 +2473,20 @@ def _matrix_transpose(x, name):
 
 def adjoint(input):
     """The conjugate transpose of the last two dims, a view: ``input.transpose(-2, -1)`` for real tensors."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("adjoint", "input", 1, input)
+    need_tensor("adjoint", "input", 1, input)
     return _matrix_transpose(input, "adjoint()")
 
 
 def outer(input, vec2):
     """``input[:, None] * vec2``, built as PyTorch builds it (a ``ViewBackward0`` of ``input`` times ``vec2``)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("outer", "input", 1, input)
-    if type(vec2) is not Tensor and not isinstance(vec2, Tensor):
-        raise tensor_expected("outer", "vec2", 2, vec2)
+    need_tensor("outer", "input", 1, input)
+    need_tensor("outer", "vec2", 2, vec2)
     return mul(reshape(input, (input._data.shape[0], 1)), vec2)
 
 
 def ger(input, vec2):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("ger", "input", 1, input)
-    if type(vec2) is not Tensor and not isinstance(vec2, Tensor):
-        raise tensor_expected("ger", "vec2", 2, vec2)
+    need_tensor("ger", "input", 1, input)
+    need_tensor("ger", "vec2", 2, vec2)
     return outer(input, vec2)
 
 
@@ -2767,8 +2738,7 @@ def view(x, *shape):
 def reshape(input, *shape):
     """A view when the strides allow one (``ViewBackward0`` if ``x`` is contiguous, else
     ``ReshapeAliasBackward0``), otherwise a copy (``UnsafeViewBackward0`` over ``CloneBackward0``)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("reshape", "input", 1, input)
+    need_tensor("reshape", "input", 1, input)
     shape = _infer_shape(_shape_arg(shape), input._data.size)
     out = input._data.view()
     try:
@@ -2784,8 +2754,7 @@ def _unsafe_view(x, shape):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("flatten", "input", 1, input)
+    need_tensor("flatten", "input", 1, input)
     s = input._data.shape
     (a,), (b,) = norm_dims(start_dim, len(s)) or (0,), norm_dims(end_dim, len(s)) or (0,)
     if not s:
@@ -2798,8 +2767,7 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 def unflatten(input, dim, sizes):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("unflatten", "input", 1, input)
+    need_tensor("unflatten", "input", 1, input)
     s = input._data.shape
     dim, sizes = norm_dims(dim, len(s))[0], tuple(sizes)
     if not sizes:
@@ -2814,8 +2782,7 @@ def unflatten(input, dim, sizes):
 
 
 def transpose(input, dim0, dim1):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("transpose", "input", 1, input)
+    need_tensor("transpose", "input", 1, input)
     nd = input._data.ndim
     d0, d1 = (norm_dims(dim0, nd) or (0,))[0], (norm_dims(dim1, nd) or (0,))[0]
     out = _view_of(record(TRANSPOSE, (input,), np.swapaxes(input._data, d0, d1), {"d0": d0, "d1": d1}), input)
@@ -2823,22 +2790,19 @@ def transpose(input, dim0, dim1):
 
 
 def swapaxes(input, axis0, axis1):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("swapaxes", "input", 1, input)
+    need_tensor("swapaxes", "input", 1, input)
     return transpose(input, axis0, axis1)
 
 
 def t(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("t", "input", 1, input)
+    need_tensor("t", "input", 1, input)
     if input._data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input._data.ndim}D")
     return _view_of(record(T, (input,), input._data.T), input)
 
 
 def permute(input, *dims):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("permute", "input", 1, input)
+    need_tensor("permute", "input", 1, input)
     dims = _shape_arg(dims)
     nd = input._data.ndim
     if len(dims) != nd:
@@ -2852,8 +2816,7 @@ def permute(input, *dims):
 
 
 def squeeze(input, dim=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("squeeze", "input", 1, input)
+    need_tensor("squeeze", "input", 1, input)
     d = input._data
     if dim is None:
         return _view_of(record(SQUEEZE, (input,), d.reshape([s for s in d.shape if s != 1])), input)
@@ -2866,8 +2829,7 @@ def squeeze(input, dim=None):
 
 
 def unsqueeze(input, dim):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("unsqueeze", "input", 1, input)
+    need_tensor("unsqueeze", "input", 1, input)
     nd = input._data.ndim + 1
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
@@ -2916,8 +2878,7 @@ def _broadcast_view(d, shape):
 
 
 def broadcast_to(input, shape):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("broadcast_to", "input", 1, input)
+    need_tensor("broadcast_to", "input", 1, input)
     return expand(input, tuple(shape))
 
 
@@ -2952,8 +2913,7 @@ def _repeat_grad(g, shape, repeats):
 
 
 def clone(input, *, memory_format=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("clone", "input", 1, input)
+    need_tensor("clone", "input", 1, input)
     return record(CLONE, (input,), input._data.copy())
 
 
@@ -2985,8 +2945,7 @@ def to_dtype(x, dt, copy=False):
 
 
 def flip(input, dims):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("flip", "input", 1, input)
+    need_tensor("flip", "input", 1, input)
     if isinstance(dims, int):  # (the method takes ints: Tensor.flip)
         raise TypeError(f"flip(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}")
     given, dims = dims, norm_dims(dims, input._data.ndim)
@@ -3173,8 +3132,7 @@ def getitem(x, index):
 
 
 def select(input, dim, index):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("select", "input", 1, input)
+    need_tensor("select", "input", 1, input)
     nd = input._data.ndim
     given, dim = dim, norm_dims(dim, nd)[0]
     size = input._data.shape[dim]
@@ -3210,8 +3168,7 @@ def narrow(input, dim, start, length):
 
 
 def index_select(input, dim, index):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("index_select", "input", 1, input)
+    need_tensor("index_select", "input", 1, input)
     given, dim = dim, norm_dims(dim, input._data.ndim)[0]
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
     if idx.dtype not in (np.int32, np.int64):
@@ -3249,8 +3206,7 @@ def masked_fill(input, mask, value):
 def gather(input, dim, index, *, sparse_grad=False):
     """``out[i][j][k] = x[index[i][j][k]][j][k]`` (for dim 0): the result has the index's shape, which
     may be smaller than ``x`` but never larger (NumPy's take_along_axis would broadcast it)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("gather", "input", 1, input)
+    need_tensor("gather", "input", 1, input)
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
     idx = index._data
@@ -3554,8 +3510,7 @@ def _record_parts(op, x, parts, attrs):
 
 
 def unbind(input, dim=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("unbind", "input", 1, input)
+    need_tensor("unbind", "input", 1, input)
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0]
     parts = tuple(d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim]))  # views, as in PyTorch
@@ -3605,20 +3560,17 @@ def _chunk_size(x, chunks, dim):
 
 
 def chunk(input, chunks, dim=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("chunk", "input", 1, input)
+    need_tensor("chunk", "input", 1, input)
     return split(input, _chunk_size(input, chunks, dim), dim)
 
 
 def unsafe_split(input, split_size, dim=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("unsafe_split", "input", 1, input)
+    need_tensor("unsafe_split", "input", 1, input)
     return split(input, split_size, dim, unsafe=True)
 
 
 def unsafe_chunk(input, chunks, dim=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("unsafe_chunk", "input", 1, input)
+    need_tensor("unsafe_chunk", "input", 1, input)
     return split(input, _chunk_size(input, chunks, dim), dim, unsafe=True)
 
 
@@ -3645,8 +3597,7 @@ def where(condition, input=None, other=None):
 
 
 def nonzero(input, *, as_tuple=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("nonzero", "input", 1, input)
+    need_tensor("nonzero", "input", 1, input)
     idx = np.nonzero(input._data)
     if as_tuple:
         return tuple(_wrap(i.astype(np.int64)) for i in idx)
@@ -3936,8 +3887,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """Negative log likelihood of class indices; like PyTorch, 4-D input is ``nll_loss2d`` and 3-D or
     5-D+ input is viewed as 4-D first."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("nll_loss_nd", "input", 1, input)
+    need_tensor("nll_loss_nd", "input", 1, input)
     nd = input._data.ndim
     n_in, n_tgt = (input._data.shape[0] if nd > 1 else 1), (target._data.shape[0] if target._data.ndim else 1)
     if nd == 1 and target._data.ndim == 1 and n_tgt != 1:
@@ -4046,8 +3996,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduction="mean", label_smoothing=0.0):
     """``log_softmax`` then ``nll_loss``, or PyTorch's composite graphs for class probabilities
     (a target shaped like the input) and for label smoothing."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("cross_entropy_loss", "input", 1, input)
+    need_tensor("cross_entropy_loss", "input", 1, input)
     cdim = 0 if input._data.ndim == 1 else 1
     logp = log_softmax(input, cdim)
     if target._data.shape == input._data.shape:
@@ -4108,14 +4057,12 @@ def _triangle(op, npf, name, x, diagonal):
 
 
 def tril(input, diagonal=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("tril", "input", 1, input)
+    need_tensor("tril", "input", 1, input)
     return _triangle(TRIL, np.tril, "tril", input, diagonal)
 
 
 def triu(input, diagonal=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("triu", "input", 1, input)
+    need_tensor("triu", "input", 1, input)
     return _triangle(TRIU, np.triu, "triu", input, diagonal)
 
 
@@ -4157,8 +4104,7 @@ def _diagonal_dims(x, dim1, dim2):
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("diagonal", "input", 1, input)
+    need_tensor("diagonal", "input", 1, input)
     d1, d2 = _diagonal_dims(input, dim1, dim2)
     out = record(DIAGONAL, (input,), _diagonal_np(input._data, offset, d1, d2), {"offset": offset, "dim1": d1, "dim2": d2})
     return _given(_view_of(out, input), dim1=dim1, dim2=dim2)
@@ -4224,8 +4170,7 @@ def sum_to_size(x, *size):
 
 
 def diag(input, diagonal=0):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("diag", "input", 1, input)
+    need_tensor("diag", "input", 1, input)
     d = input._data
     if d.ndim == 1:
         return record(DIAG_EMBED, (input,), np.diag(d, diagonal), {"offset": diagonal})
@@ -4245,8 +4190,7 @@ def _trace_backward(g, shape):
 
 
 def trace(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("trace", "input", 1, input)
+    need_tensor("trace", "input", 1, input)
     d = input._data
     if d.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {d.ndim}")
@@ -4257,8 +4201,7 @@ ROLL = defop("RollBackward0", lambda g, ans, x, shifts, dims: roll(g, tuple(-s f
 
 
 def roll(input, shifts, dims=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("roll", "input", 1, input)
+    need_tensor("roll", "input", 1, input)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     if dims is not None:
         dims = (dims,) if isinstance(dims, int) else tuple(dims)
@@ -4301,8 +4244,7 @@ def _cumprod_backward(g, x, dim, ans):
 
 
 def cumprod(input, dim, *, dtype=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("cumprod", "input", 1, input)
+    need_tensor("cumprod", "input", 1, input)
     if dtype is not None:
         input = to_dtype(input, dtype)
     d = input._data
@@ -4316,8 +4258,7 @@ def cumprod(input, dim, *, dtype=None):
 def kron(input, other):
     # PyTorch's KronImpl: each operand viewed with a size-1 dim beside each of its dims, their product
     # (broadcast) viewed back
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("kron", "input", 1, input)
+    need_tensor("kron", "input", 1, input)
     nd = builtins.max(input._data.ndim, other._data.ndim)
     sa = (1,) * (nd - input._data.ndim) + input._data.shape
     sb = (1,) * (nd - other._data.ndim) + other._data.shape
@@ -4346,8 +4287,7 @@ def _masked_select_backward(g, mask):
 
 
 def masked_select(input, mask):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("masked_select", "input", 1, input)
+    need_tensor("masked_select", "input", 1, input)
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = _broadcast_checked(mask._data.shape, input._data.shape)
@@ -4356,8 +4296,7 @@ def masked_select(input, mask):
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("repeat_interleave", "repeats", 1, input)
+    need_tensor("repeat_interleave", "repeats", 1, input)
     if repeats is None:  # repeat_interleave(counts): each index repeated its count of times
         counts = input._data
         return _wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
@@ -4380,8 +4319,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 
 def tile(input, dims):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("tile", "input", 1, input)
+    need_tensor("tile", "input", 1, input)
     dims = tuple(dims)
     nd = input._data.ndim
     if len(dims) < nd:
@@ -4726,8 +4664,7 @@ CUMMIN = defop("CumminBackward0", CUMMAX.vjps[0], saves=(0,))
 
 
 def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("sort", "input", 1, input)
+    need_tensor("sort", "input", 1, input)
     d = input._data
     given, dim = dim, _one_dim(dim, d.ndim)
     rows, lead = _slices(d, dim)
@@ -4741,8 +4678,7 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
 
 
 def argsort(input, dim=-1, descending=False, *, stable=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("argsort", "input", 1, input)
+    need_tensor("argsort", "input", 1, input)
     d = input._data
     dim = _one_dim(dim, d.ndim)
     rows, lead = _slices(d, dim)
@@ -4750,14 +4686,12 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
 
 
 def msort(input):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("msort", "input", 1, input)
+    need_tensor("msort", "input", 1, input)
     return sort(input, 0).values
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("topk", "input", 1, input)
+    need_tensor("topk", "input", 1, input)
     d = input._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if not 0 <= k <= (d.shape[dim] if d.ndim else 1):
@@ -4785,8 +4719,7 @@ def _order_statistic(name, op, x, dim, keepdim, pick):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("kthvalue", "input", 1, input)
+    need_tensor("kthvalue", "input", 1, input)
     d = input._data
     wrapped = _one_dim(dim, d.ndim)
     _empty_dim_check("kthvalue", d, wrapped)
@@ -4823,14 +4756,12 @@ def _median_rows(rows, ignore_nan):
 
 
 def median(input, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("median", "input", 1, input)
+    need_tensor("median", "input", 1, input)
     return _median("median", MEDIAN, MEDIAN_DIM, input, dim, keepdim, False)
 
 
 def nanmedian(input, dim=_NOT_GIVEN, keepdim=_NOT_GIVEN):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("nanmedian", "input", 1, input)
+    need_tensor("nanmedian", "input", 1, input)
     return _median("nanmedian", NANMEDIAN, NANMEDIAN_DIM, input, dim, keepdim, True)
 
 
@@ -4889,8 +4820,7 @@ def _mode_rows(rows):
 
 
 def mode(input, dim=-1, keepdim=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("mode", "input", 1, input)
+    need_tensor("mode", "input", 1, input)
     return _order_statistic("mode", MODE, input, dim, keepdim, _mode_rows)
 
 
@@ -4914,14 +4844,12 @@ def _cummaxmin(name, op, accumulate, x, dim):
 
 
 def cummax(input, dim):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("cummax", "input", 1, input)
+    need_tensor("cummax", "input", 1, input)
     return _cummaxmin("cummax", CUMMAX, np.maximum.accumulate, input, dim)
 
 
 def cummin(input, dim):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("cummin", "input", 1, input)
+    need_tensor("cummin", "input", 1, input)
     return _cummaxmin("cummin", CUMMIN, np.minimum.accumulate, input, dim)
 
 
@@ -4942,8 +4870,7 @@ def _put_zeros(g, shape, index):
 
 
 def take(input, index):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("take", "input", 1, input)
+    need_tensor("take", "input", 1, input)
     idx = index._data
     if idx.dtype != np.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_type(index)}")
@@ -4958,8 +4885,7 @@ def take(input, index):
 
 
 def take_along_dim(input, indices, dim=None):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("take_along_dim", "input", 1, input)
+    need_tensor("take_along_dim", "input", 1, input)
     idx = indices._data
     if idx.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_type(indices)}")
@@ -5099,8 +5025,7 @@ def scatter(input, dim, index, src=_NOT_GIVEN, value=_NOT_GIVEN, *, reduce=None)
 
 
 def scatter_add(input, dim, index, src):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("scatter_add", "input", 1, input)
+    need_tensor("scatter_add", "input", 1, input)
     given = dim
     dim, idx = _scatter_checks(input, dim, index, src)
     out = _scatter_np(input._data, dim, idx, src._data, np.add)
@@ -5112,8 +5037,7 @@ def scatter_add(input, dim, index, src):
 
 
 def index_add(input, dim, index, source, *, alpha=1):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("index_add", "input", 1, input)
+    need_tensor("index_add", "input", 1, input)
     d, s, idx = input._data, source._data, index._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if idx.ndim > 1:
@@ -5148,8 +5072,7 @@ def index_add(input, dim, index, source, *, alpha=1):
 
 
 def index_copy(input, dim, index, source):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("index_copy", "input", 1, input)
+    need_tensor("index_copy", "input", 1, input)
     d, s, idx = input._data, source._data, index._data
     given, dim = dim, _one_dim(dim, d.ndim)
     if idx.ndim > 1:
@@ -5288,8 +5211,7 @@ EMBEDDING_DENSE_BACKWARD = defop(
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """``torch.embedding``: rows of ``weight`` picked by ``indices`` (``F.embedding`` checks and renorms first)."""
-    if type(weight) is not Tensor and not isinstance(weight, Tensor):
-        raise tensor_expected("embedding", "weight", 1, weight)
+    need_tensor("embedding", "weight", 1, weight)
     w, idx = weight._data, indices._data
     if w.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
@@ -5736,8 +5658,7 @@ def _ints(v):
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     """The n-th forward difference along ``dim``: narrow and sub, as PyTorch's composite."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("diff", "input", 1, input)
+    need_tensor("diff", "input", 1, input)
     x = input
     if x._data.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
@@ -5810,8 +5731,7 @@ def tensordot(a, b, dims=2, out=None):
 
 def inner(input, other):
     """The sum of products over the last dim of each: ``tensordot`` over their last dims."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("inner", "input", 1, input)
+    need_tensor("inner", "input", 1, input)
     input, other = as_tensor_arg(input), as_tensor_arg(other)
     if input._data.ndim == 0 or other._data.ndim == 0:
         return mul(input, other)
@@ -5873,8 +5793,7 @@ def cartesian_prod(*tensors):
 
 def combinations(input, r=2, with_replacement=False):
     """The length-``r`` combinations of a 1-d tensor's elements, as PyTorch picks them from meshgrids."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("combinations", "input", 1, input)
+    need_tensor("combinations", "input", 1, input)
     if input._data.ndim != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input._data.shape)}")
     if r < 0:
@@ -5993,8 +5912,7 @@ def moveaxis(input, source, destination):
 
 def swapdims(input, dim0, dim1):
     """``transpose`` under NumPy's other name."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("swapdims", "input", 1, input)
+    need_tensor("swapdims", "input", 1, input)
     return transpose(input, dim0, dim1)
 
 
@@ -6069,8 +5987,7 @@ def dsplit(input, indices_or_sections):
 
 def fliplr(input):
     """``input`` flipped left to right (dim 1)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("fliplr", "input", 1, input)
+    need_tensor("fliplr", "input", 1, input)
     if input._data.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
@@ -6078,8 +5995,7 @@ def fliplr(input):
 
 def flipud(input):
     """``input`` flipped upside down (dim 0)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("flipud", "input", 1, input)
+    need_tensor("flipud", "input", 1, input)
     if input._data.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
@@ -6090,8 +6006,7 @@ ROT90 = defop("Rot90Backward0", lambda g, ans, x, k, dims: rot90(g, -k, dims))
 
 def rot90(input, k=1, dims=(0, 1)):
     """``input`` turned ``k`` quarter turns in the plane of ``dims`` (from the first toward the second)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("rot90", "input", 1, input)
+    need_tensor("rot90", "input", 1, input)
     dims = list(dims)
     nd = input._data.ndim
     if len(dims) != 2:
@@ -6111,8 +6026,7 @@ DIAG_EMBED_DIMS = defop("DiagEmbedBackward0",
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Tensors whose diagonals (in the plane of ``dim1`` and ``dim2``) are ``input``'s last dim."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("diag_embed", "input", 1, input)
+    need_tensor("diag_embed", "input", 1, input)
     d = input._data
     nd = d.ndim + 1
     d1, d2 = norm_dims(dim1, nd)[0], norm_dims(dim2, nd)[0]
@@ -6131,8 +6045,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 def diagflat(input, offset=0):
     """A matrix with ``input``'s elements (flattened) on its ``offset`` diagonal."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("diagflat", "input", 1, input)
+    need_tensor("diagflat", "input", 1, input)
     return diag_embed(reshape(contiguous(input), (-1,)), offset, 0, 1)
 
 
@@ -6215,8 +6128,7 @@ def _add_product(op, c, a, b, prod, shape, beta, alpha, fname):
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat @ vec)``: one AddmvBackward0 node."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("addmv", "input", 1, input)
+    need_tensor("addmv", "input", 1, input)
     input = as_tensor_arg(input)
     if mat._data.ndim != 2 or vec._data.ndim != 1 or input._data.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
@@ -6229,8 +6141,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """``beta * input + alpha * outer(vec1, vec2)``: one AddrBackward0 node."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("addr", "input", 1, input)
+    need_tensor("addr", "input", 1, input)
     if vec1._data.ndim != 1 or vec2._data.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1._data.ndim}-D" if vec1._data.ndim != 1
                            else f"addr: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
@@ -6247,8 +6158,7 @@ def _bmm_check(b1, b2):
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * (batch1 @ batch2)``, batch by batch: one BaddbmmBackward0 node."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("baddbmm", "input", 1, input)
+    need_tensor("baddbmm", "input", 1, input)
     s1, s2 = batch1._data.shape, batch2._data.shape
     if len(s1) >= 2 and len(s2) >= 3:  # (PyTorch expands input before it checks the batches)
         _check_expandable(as_tensor_arg(input)._data.shape, (s1[0], s1[1], s2[2]), (s1[0], s1[1], s2[2]))
@@ -6259,8 +6169,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``: one AddbmmBackward0 node."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("addbmm", "input", 1, input)
+    need_tensor("addbmm", "input", 1, input)
     _bmm_check(batch1, batch2)
     prod = np.matmul(batch1._data, batch2._data).sum(0)
     return _add_product(ADDBMM, input, batch1, batch2, prod, prod.shape, beta, alpha, "addbmm")
@@ -6324,8 +6233,7 @@ def _pnorm_last(d, p):
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of ``x1`` and each row of ``x2`` (batched): one CdistBackward0."""
-    if type(x1) is not Tensor and not isinstance(x1, Tensor):
-        raise tensor_expected("cdist", "x1", 1, x1)
+    need_tensor("cdist", "x1", 1, x1)
     if x1._data.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1._data.ndim}D")
     if x2._data.ndim < 2:
@@ -6390,8 +6298,7 @@ def _neg_or_none(g):
 
 def dist(input, other, p=2):
     """The p-norm of ``input - other``: one DistBackward0 node."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("dist", "input", 1, input)
+    need_tensor("dist", "input", 1, input)
     a, b = input._data, other._data
     shape = _broadcast_checked(a.shape, b.shape)
     if a.dtype.kind != "f" or b.dtype != a.dtype:
@@ -6457,8 +6364,7 @@ def copysign(a, b):
 
 def is_nonzero(input):
     """Whether a one-element tensor is not zero."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("is_nonzero", "input", 1, input)
+    need_tensor("is_nonzero", "input", 1, input)
     n = input._data.size
     if n == 0:
         raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -6476,8 +6382,7 @@ NANSUM = defop("NansumBackward0",
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum, treating nan as zero."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("nansum", "input", 1, input)
+    need_tensor("nansum", "input", 1, input)
     x = input
     if dtype is not None:
         x = to_dtype(x, dtype)
@@ -6494,8 +6399,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """The mean of the elements that are not nan: ``nansum`` divided by their count."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("nanmean", "input", 1, input)
+    need_tensor("nanmean", "input", 1, input)
     x = input
     if dtype is None and x._data.dtype.kind != "f":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
@@ -6519,8 +6423,7 @@ AMINMAX.differentiable_outputs = _AllOutputs()
 
 def aminmax(input, *, dim=None, keepdim=False):
     """The min and the max (over ``dim``, or all elements) in one pass: torch.return_types.aminmax."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("aminmax", "input", 1, input)
+    need_tensor("aminmax", "input", 1, input)
     d = input._data
     if d.size == 0 and (dim is None or d.shape[norm_dims(dim, d.ndim)[0]] == 0 if d.ndim else True):
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
@@ -6541,8 +6444,7 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 def count_nonzero(input, dim=None):
     """The number of elements that are not zero (over ``dim``), as int64."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("count_nonzero", "input", 1, input)
+    need_tensor("count_nonzero", "input", 1, input)
     d = input._data
     dims = norm_dims(dim, d.ndim) if dim is not None else None
     return _wrap(np.asarray(np.count_nonzero(d, axis=dims), dtype=np.int64))
@@ -6571,8 +6473,7 @@ LOGCUMSUMEXP = defop("LogcumsumexpBackward0", lambda g, ans, x, dim: _logcumsume
 
 def logcumsumexp(input, dim):
     """``log(cumsum(exp(input), dim))``, computed without overflow."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("logcumsumexp", "input", 1, input)
+    need_tensor("logcumsumexp", "input", 1, input)
     _float_only(input, "logcumsumexp_out_cpu")
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
@@ -6595,8 +6496,7 @@ RENORM = defop("RenormBackward0", lambda g, ans, x, p, dim, maxnorm: _renorm_gra
 
 def renorm(input, p, dim, maxnorm):
     """Each slice along ``dim`` scaled down to p-norm ``maxnorm`` where its norm is larger."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("renorm", "input", 1, input)
+    need_tensor("renorm", "input", 1, input)
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     if p <= 0:
@@ -6617,8 +6517,7 @@ def renorm(input, p, dim, maxnorm):
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
     """The covariance matrix of the variables (rows) of ``input`` over its observations (columns)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("cov", "input", 1, input)
+    need_tensor("cov", "input", 1, input)
     x = input
     if x._data.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
@@ -6666,8 +6565,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 
 def corrcoef(input):
     """The Pearson correlation coefficients of the variables (rows) of ``input``."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("corrcoef", "input", 1, input)
+    need_tensor("corrcoef", "input", 1, input)
     if input._data.ndim > 2:
         raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but got an input with "
                            f"{input._data.ndim} dimensions")
@@ -6682,8 +6580,7 @@ def corrcoef(input):
 
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of a vector: its powers as columns (decreasing unless ``increasing``)."""
-    if type(x) is not Tensor and not isinstance(x, Tensor):
-        raise tensor_expected("vander", "x", 1, x)
+    need_tensor("vander", "x", 1, x)
     if x._data.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x._data.shape[0] if N is None else N
@@ -6787,8 +6684,7 @@ POLYGAMMA = defop("PolygammaBackward0", lambda g, ans, x, n: g * polygamma(n + 1
 
 def polygamma(n, input):
     """The n-th derivative of the digamma function."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("polygamma", "input", 2, input)
+    need_tensor("polygamma", "input", 2, input)
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     d = input._data if input._data.dtype.kind == "f" else _float_data(input)
@@ -6817,8 +6713,7 @@ MASKED_SCATTER_OP = defop("MaskedScatterBackward0",
 
 def masked_scatter(input, mask, source):
     """``input`` with the elements where ``mask`` is True replaced, in order, by ``source``'s."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("masked_scatter", "input", 1, input)
+    need_tensor("masked_scatter", "input", 1, input)
     if mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{_scalar_type(mask)}")
@@ -6839,8 +6734,7 @@ def masked_scatter(input, mask, source):
 
 def argwhere(input):
     """The indices of the nonzero elements, one row each."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("argwhere", "input", 1, input)
+    need_tensor("argwhere", "input", 1, input)
     if input._data.ndim == 0:
         return _wrap(np.zeros((int(input._data != 0), 0), dtype=np.int64))
     return nonzero(input)
@@ -6864,8 +6758,7 @@ def _unique_out(values, inverse, counts, return_inverse, return_counts):
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally with inverse indices and counts."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("_unique2", "input", 1, input)
+    need_tensor("_unique2", "input", 1, input)
     d = input._data
     if dim is None:
         values, inverse, counts = np.unique(d.reshape(-1), return_inverse=True, return_counts=True)
@@ -6879,8 +6772,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """The elements (or slices along ``dim``) with each run of equal ones kept once."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("unique_consecutive", "input", 1, input)
+    need_tensor("unique_consecutive", "input", 1, input)
     d = input._data
     if dim is None:
         flat = d.reshape(-1)
@@ -6902,8 +6794,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 def bincount(input, weights=None, minlength=0):
     """How many times each non-negative integer occurs (or the sums of ``weights`` at each)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("bincount", "input", 1, input)
+    need_tensor("bincount", "input", 1, input)
     d = input._data
     if d.dtype.kind not in "iub":
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_type(input)}\'')
@@ -6922,8 +6813,7 @@ def bincount(input, weights=None, minlength=0):
 
 def histc(input, bins=100, min=0, max=0):
     """A histogram of ``bins`` equal bins from ``min`` to ``max`` (the data's range when both are 0)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("histc", "input", 1, input)
+    need_tensor("histc", "input", 1, input)
     d = input._data
     _float_only(input, "histogram_cpu")
     if bins <= 0:

@@ -190,8 +190,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
 
 def bernoulli(input, p=None, *, generator=None, out=None):
     """``torch.bernoulli(probs)``: 1 with each element's probability; ``bernoulli(x, p)``: shaped like x."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise _ops.tensor_expected("bernoulli", "input", 1, input)
+    _ops.need_tensor("bernoulli", "input", 1, input)
     d = input._data
     data = np.empty(d.shape, d.dtype)  # (contiguous, as PyTorch makes it)
     if p is not None:
@@ -224,8 +223,7 @@ def _against_number(p, generator, dt):
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Category indices drawn from each row's weights: PyTorch's exponential race (argmax or topk
     of ``p / Exp(1)``) without replacement or for one sample, else its inverse-CDF binary search."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise _ops.tensor_expected("multinomial", "input", 1, input)
+    _ops.need_tensor("multinomial", "input", 1, input)
     if type(num_samples) is not int:
         try:
             num_samples = operator.index(num_samples)
@@ -285,8 +283,7 @@ def _with_replacement(row, n, g):
 def poisson(input, generator=None):
     """A Poisson count for each rate: PyTorch's sample_poisson, the transformed rejection method
     (Hormann 1993) from rate 10, a product of uniforms below it."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise _ops.tensor_expected("poisson", "input", 1, input)
+    _ops.need_tensor("poisson", "input", 1, input)
     d = input._data
     if d.dtype.kind != "f":
         raise NotImplementedError(f'"poisson_cpu" not implemented for \'{_ops._scalar_type(input)}\'')

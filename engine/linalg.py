@@ -23,7 +23,7 @@ from ._ops import (_broadcast_checked, _broadcast_error, _given, _mul_scalar, _p
                    _sub_scalar, amax, amin, cat, clone, defop, expand, matmul, narrow, neg, norm_dims, permute,
                    register_saved, return_type, sum, to_dtype, transpose, tril, triu, unsqueeze, where)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
-from ._ops import _given_kw, invalid_arguments, tensor_expected
+from ._ops import _given_kw, invalid_arguments, need_tensor
 from ._tensor import Tensor, _wrap, record
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eigh", "eigvalsh",
@@ -227,8 +227,7 @@ SLOGDET = defop("LinalgSlogdetBackward0", _slogdet_grad, saves=(0, "result"), ou
 
 def det(A):
     """The determinant of each matrix; one ``LinalgDetBackward0`` node."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_det", "A", 1, A)
+    need_tensor("linalg_det", "A", 1, A)
     _square_float(A, "linalg.det")
     _not_for(A, "lu_cpu")
     d = A._data
@@ -254,8 +253,7 @@ def _slogdet(A, fname, result_type):
 
 def slogdet(A):
     """``(sign, logabsdet)`` of each matrix, both outputs of one ``LinalgSlogdetBackward0`` node."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_slogdet", "A", 1, A)
+    need_tensor("linalg_slogdet", "A", 1, A)
     return _slogdet(A, "linalg.slogdet", _LinalgSlogdet)
 
 
@@ -288,8 +286,7 @@ def _singular_inverse(A, fname, info):
 
 def inv(A):
     """The inverse of each matrix (``LinalgInvExBackward0``); a singular one raises ``LinAlgError``."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_inv", "A", 1, A)
+    need_tensor("linalg_inv", "A", 1, A)
     _inv_checks(A)
     out, info = _inverse(A._data)
     if info.any():
@@ -299,8 +296,7 @@ def inv(A):
 
 def inv_ex(A, *, check_errors=False):
     """``(inverse, info)``: info is the first zero pivot of each matrix (0 when invertible)."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_inv_ex", "A", 1, A)
+    need_tensor("linalg_inv_ex", "A", 1, A)
     _inv_checks(A)
     out, info = _inverse(A._data)
     if check_errors and info.any():
@@ -369,8 +365,7 @@ def _singular_solve(A, info, fname="torch.linalg.solve"):
 
 def solve(A, B, *, left=True):
     """X with ``A X = B`` (``XA = B`` when ``left=False``); B may be a (batch of) vector(s)."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_solve", "A", 1, A)
+    need_tensor("linalg_solve", "A", 1, A)
     x, info = _solve(A, B, left, "linalg.solve")
     if info.any():
         raise _singular_solve(A, info)
@@ -379,8 +374,7 @@ def solve(A, B, *, left=True):
 
 def solve_ex(A, B, *, left=True, check_errors=False):
     """``(result, info)``: ``solve`` that reports a singular matrix in info instead of raising."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_solve_ex", "A", 1, A)
+    need_tensor("linalg_solve_ex", "A", 1, A)
     x, info = _solve(A, B, left, "linalg.solve")
     if check_errors and info.any():
         raise _singular_solve(A, info, "torch.linalg.solve_ex")
@@ -484,16 +478,14 @@ def _cholesky(A, upper, fname, op, check_errors=True):
 
 def cholesky(A, *, upper=False):
     """L with ``A = L L^T`` (U with ``A = U^T U`` if ``upper``); not positive-definite raises ``LinAlgError``."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_cholesky", "input", 1, A)
+    need_tensor("linalg_cholesky", "input", 1, A)
     return _cholesky(A, upper, "linalg.cholesky", CHOLESKY)[0]
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False):
     """``(L, info)``: info is the order of the first leading minor that is not positive-definite (0 if
     none), and L then what LAPACK leaves."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_cholesky_ex", "input", 1, A)
+    need_tensor("linalg_cholesky_ex", "input", 1, A)
     L, info = _cholesky(A, upper, "linalg.cholesky_ex", CHOLESKY, check_errors)
     return _LinalgCholeskyEx(L, _wrap(np.asarray(info, np.int32)))
 
@@ -743,8 +735,7 @@ QR = defop("LinalgQrBackward0", _qr_grad, saves=("result",), outputs=(0, 1))
 
 def qr(A, mode="reduced"):
     """``(Q, R)`` with ``A = QR``; ``mode`` is 'reduced', 'complete' or 'r' (Q then empty)."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_qr", "A", 1, A)
+    need_tensor("linalg_qr", "A", 1, A)
     _check_ndim(A, "linalg.qr")
     _check_float(A, "linalg.qr")
     if mode not in ("reduced", "complete", "r"):
@@ -808,16 +799,14 @@ def _eigh(A, UPLO):
 
 def eigh(A, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors of symmetric matrices, read from the ``UPLO`` triangle."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_eigh", "input", 1, A)
+    need_tensor("linalg_eigh", "input", 1, A)
     _eigh_checks(A, UPLO)
     return _LinalgEigh(*_eigh(A, UPLO))
 
 
 def eigvalsh(A, UPLO="L"):
     """The eigenvalues of ``eigh``; output 0 of its ``LinalgEighBackward0`` node when A requires grad."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_eigvalsh", "input", 1, A)
+    need_tensor("linalg_eigvalsh", "input", 1, A)
     _eigh_checks(A, UPLO, "linalg_eigvalsh")
     if _grad_mode._enabled and A._requires_grad or _grad_mode._fw_active and A._fw_grad is not None:
         return _eigh(A, UPLO)[0]
@@ -899,8 +888,7 @@ def _svd(A, full_matrices):
 
 def svd(A, full_matrices=True, *, driver=None):
     """``(U, S, Vh)`` with ``A = U diag(S) Vh``, S descending; one ``LinalgSvdBackward0`` node."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_svd", "A", 1, A)
+    need_tensor("linalg_svd", "A", 1, A)
     _svd_checks(A)
     _no_nan(A)
     if driver is not None:
@@ -911,8 +899,7 @@ def svd(A, full_matrices=True, *, driver=None):
 
 def svdvals(A, *, driver=None):
     """The singular values: output 1 of an ``LinalgSvdBackward0`` node when A requires grad."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_svdvals", "A", 1, A)
+    need_tensor("linalg_svdvals", "A", 1, A)
     _svd_checks(A)
     _no_nan(A)
     if _grad_mode._enabled and A._requires_grad or _grad_mode._fw_active and A._fw_grad is not None:
@@ -988,8 +975,7 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
 def matrix_power(A, n):
     """``A`` to the integer power ``n`` by repeated squaring, with PyTorch's products (``MmBackward0``
     or batched matmul nodes); a negative ``n`` inverts first, 0 gives the identity."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_matrix_power", "input", 1, A)
+    need_tensor("linalg_matrix_power", "input", 1, A)
     if type(n) is not int:
         raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
     _check_ndim(A, "linalg.matrix_power")
@@ -1161,8 +1147,7 @@ MATRIX_EXP = defop("LinalgMatrixExpBackward0", _matrix_exp_grad, saves=(0,))
 
 def matrix_exp(A):
     """The matrix exponential of each square matrix, by PyTorch's algorithm; one ``LinalgMatrixExpBackward0``."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_matrix_exp", "input", 1, A)
+    need_tensor("linalg_matrix_exp", "input", 1, A)
     _square_float(A, "linalg.matrix_exp")
     _no_low_precision(A, "linalg.matrix_exp")
     d = A._data
@@ -1257,8 +1242,7 @@ HOUSEHOLDER_PRODUCT = defop("LinalgHouseholderProductBackward0", *_shared_rules(
 def householder_product(A, tau):
     """The first n columns of the product of the Householder reflectors I - tau_i v_i v_i^T stored
     below the diagonal of A (m x n, m >= n), as LAPACK's orgqr; ``LinalgHouseholderProductBackward0``."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_householder_product", "input", 1, A)
+    need_tensor("linalg_householder_product", "input", 1, A)
     fname = "torch.linalg.householder_product"
     a, t = A._data, tau._data
     if a.ndim < 2:
@@ -1341,8 +1325,7 @@ def _cross(a, b, dim):
 
 def cross(input, other, *, dim=-1):
     """The cross product of 3-vectors along ``dim``; inputs broadcast. Node ``LinalgCrossBackward0``."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("linalg_cross", "input", 1, input)
+    need_tensor("linalg_cross", "input", 1, input)
     d = _cross_checks(input, other, dim, "linalg.cross")
     out = _cross(input, other, d)
     return _given(out, dim=dim) if dim != d else out
@@ -1366,8 +1349,7 @@ def _torch_cross(input, other, dim=None):
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     """The diagonals of the matrices in the last two dims (``torch.diagonal`` with those defaults)."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_diagonal", "A", 1, A)
+    need_tensor("linalg_diagonal", "A", 1, A)
     return _diagonal(A, offset, dim1, dim2)
 
 
@@ -1387,8 +1369,7 @@ def _norm_dtype_checks(A, dtype, fname):
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     """The vector ``ord``-norm over ``dim`` (all elements by default): one ``LinalgVectorNormBackward0``."""
-    if type(x) is not Tensor and not isinstance(x, Tensor):
-        raise tensor_expected("linalg_vector_norm", "input", 1, x)
+    need_tensor("linalg_vector_norm", "input", 1, x)
     if not isinstance(ord, (int, float)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(ord).__name__}")
     _norm_dtype_checks(x, dtype, "linalg.vector_norm")
@@ -1408,8 +1389,7 @@ _MATRIX_ORDS = (1, -1, 2, -2, math.inf, -math.inf)
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """The matrix norm over the two dims ``dim``: 'fro' and 'nuc', the max/min column (1, -1) or row
     (inf, -inf) sums, and the largest/smallest singular value (2, -2), built from PyTorch's ops."""
-    if type(A) is not Tensor and not isinstance(A, Tensor):
-        raise tensor_expected("linalg_matrix_norm", "input", 1, A)
+    need_tensor("linalg_matrix_norm", "input", 1, A)
     fname = "linalg.matrix_norm"
     _check_ndim(A, fname)
     _norm_dtype_checks(A, dtype, fname)
@@ -1460,8 +1440,7 @@ def _max_min(x, dim, keepdim, largest):
 def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None):
     """A vector norm over one dim (or all), a matrix norm over two: ``vector_norm`` or ``matrix_norm``
     as PyTorch chooses between them."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("linalg_norm", "input", 1, input)
+    need_tensor("linalg_norm", "input", 1, input)
     if dim is not None:
         dims = [dim] if isinstance(dim, int) else list(dim)
         if isinstance(ord, str):

@@ -13,7 +13,7 @@ from . import _dtypes, _grad_mode, _ops
 from . import _special_kernels as _k
 from ._ops import (_RESULT, _SELF, ELEMENTWISE, ROUND_DECIMALS, _add_scalar, _broadcast_checked, _div_scalar, _erf,
                    _mul_scalar, _quietly, _saved_attr, _saved_slot, _sub_scalar, defop, exp, lgamma, log, masked_fill,
-                   neg, pow, reciprocal, register_saved, sgn, unsqueeze, where, tensor_expected)
+                   neg, pow, reciprocal, register_saved, sgn, unsqueeze, where, need_tensor)
 from ._tensor import Tensor, _wrap, is_scalar, record
 
 __all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
@@ -32,8 +32,7 @@ _SQRT_2PI = math.sqrt(2 * math.pi)
 # ----- Arguments -----
 
 def _tensor(fname, x, name="input", pos=1):
-    if not isinstance(x, Tensor):
-        raise tensor_expected(f"special_{fname}", name, pos, x)
+    need_tensor(f"special_{fname}", name, pos, x)
     return x
 
 

@@ -12,14 +12,13 @@ from .. import _grad_mode, _lazy, _ops
 from .._ops import addmm, matmul
 from .._factories import filled_like
 from .._random import default_generator
-from .._ops import tensor_expected
-from .._tensor import Tensor, _wrap
+from .._ops import need_tensor
+from .._tensor import _wrap
 
 
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias`` (``AddmmBackward0`` for a 2-D input with bias, as in PyTorch)."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("linear", "input", 1, input)
+    need_tensor("linear", "input", 1, input)
     if input.dim() == 2 and bias is not None:
         return addmm(bias, input, weight.t())
     if bias is not None and input.is_contiguous():  # any other rank: flattened to 2-D around one addmm
@@ -47,52 +46,44 @@ def relu(input, inplace=False):
 
 
 def silu(input, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("silu", "input", 1, input)
+    need_tensor("silu", "input", 1, input)
     return _maybe_inplace(_ops.silu, input, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("elu", "input", 1, input)
+    need_tensor("elu", "input", 1, input)
     return _maybe_inplace(_ops.elu, input, inplace, alpha)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("leaky_relu", "input", 1, input)
+    need_tensor("leaky_relu", "input", 1, input)
     return _maybe_inplace(_ops.leaky_relu, input, inplace, negative_slope)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("hardtanh", "input", 1, input)
+    need_tensor("hardtanh", "input", 1, input)
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return _maybe_inplace(_ops.hardtanh, input, inplace, min_val, max_val)
 
 
 def relu6(input, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("relu6", "input", 1, input)
+    need_tensor("relu6", "input", 1, input)
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def selu(input, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("selu", "input", 1, input)
+    need_tensor("selu", "input", 1, input)
     return _maybe_inplace(_ops.selu, input, inplace)
 
 
 def celu(input, alpha=1.0, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("celu", "input", 1, input)
+    need_tensor("celu", "input", 1, input)
     return _maybe_inplace(_ops.celu, input, inplace, alpha)
 
 
 def threshold(input, threshold, value, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("threshold", "input", 1, input)
+    need_tensor("threshold", "input", 1, input)
     return _maybe_inplace(_ops.threshold, input, inplace, threshold, value)
 
 
@@ -107,28 +98,24 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def mish(input, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("mish", "input", 1, input)
+    need_tensor("mish", "input", 1, input)
     return _maybe_inplace(_ops.mish, input, inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("hardsigmoid", "input", 1, input)
+    need_tensor("hardsigmoid", "input", 1, input)
     return _maybe_inplace(_ops.hardsigmoid, input, inplace)
 
 
 def hardswish(input, inplace=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("hardswish", "input", 1, input)
+    need_tensor("hardswish", "input", 1, input)
     return _maybe_inplace(_ops.hardswish, input, inplace)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` (drawn from the engine's generator) and scales
     the rest by ``1 / (1 - p)``: ``input * noise``, as PyTorch computes it on the CPU."""
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("dropout", "input", 1, input)
+    need_tensor("dropout", "input", 1, input)
     return _dropout(input, p, training, inplace)
 
 
@@ -231,8 +218,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 # ----- Losses -----
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise tensor_expected("kl_div", "input", 1, input)
+    need_tensor("kl_div", "input", 1, input)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     elif reduction == "mean":
@@ -279,8 +265,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """PyTorch's composite: each input over its norm (a clone, clamped to ``eps`` outside the
     graph), then the product summed over ``dim``."""
-    if type(x1) is not Tensor and not isinstance(x1, Tensor):
-        raise tensor_expected("cosine_similarity", "x1", 1, x1)
+    need_tensor("cosine_similarity", "x1", 1, x1)
     if x1.shape != x2.shape:
         shape = tuple(np.broadcast_shapes(x1.shape, x2.shape))
         x1, x2 = x1.expand(shape), x2.expand(shape)
@@ -293,16 +278,14 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    if type(x1) is not Tensor and not isinstance(x1, Tensor):
-        raise tensor_expected("pairwise_distance", "x1", 1, x1)
+    need_tensor("pairwise_distance", "x1", 1, x1)
     dim = max(x1.dim(), x2.dim()) - 1
     d = _ops._add_scalar(x1 - x2, eps)
     return _ops._norm(d, p, dim, keepdim, None, _ops.NORM_DIM)
 
 
 def one_hot(tensor, num_classes=-1):
-    if type(tensor) is not Tensor and not isinstance(tensor, Tensor):
-        raise tensor_expected("one_hot", "input", 1, tensor)
+    need_tensor("one_hot", "input", 1, tensor)
     d = tensor._data
     if d.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -323,8 +306,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """Rows of ``weight`` looked up by the integer tensor ``input``: shape ``input.shape + (embedding_dim,)``.
     ``padding_idx``'s row gets no grad; with ``max_norm``, the rows looked up are first scaled down in
     place (without grad) to that norm where they exceed it."""
-    if type(weight) is not Tensor and not isinstance(weight, Tensor):
-        raise tensor_expected("embedding", "weight", 1, weight)
+    need_tensor("embedding", "weight", 1, weight)
     n = weight.shape[0]
     if padding_idx is None:
         padding_idx = -1

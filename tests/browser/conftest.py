@@ -103,6 +103,20 @@ class StaticServer:
         self.httpd.server_close()
 
 
+@pytest.fixture()
+def serve_folder():
+    """Serves a folder on 127.0.0.1 (another origin than the site's: a free port of its own)."""
+    servers = []
+
+    def serve(folder: Path) -> StaticServer:
+        servers.append(StaticServer(folder))
+        return servers[-1]
+
+    yield serve
+    for server in servers:
+        server.close()
+
+
 @pytest.fixture(scope="session")
 def site_server(built_site):
     """The built site served on 127.0.0.1 (a free port) from a background thread."""

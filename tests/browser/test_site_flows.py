@@ -96,35 +96,7 @@ def test_share_link_round_trip(site, context):
     assert "loss" in data["label"]
 
 
-class _CoursePage:
-    """A course page on another origin (another port of 127.0.0.1) with HTML pasted into it."""
-
-    def __init__(self, html):
-        import http.server
-        import threading
-
-        body = f"<!doctype html><meta charset=utf-8><title>Lesson 3</title><h2>Lesson 3</h2>{html}".encode()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def test_embed_code_shows_this_state_in_a_course_page(site, context, site_server):
+def test_embed_code_shows_this_state_in_a_course_page(site, context, site_server, serve_folder, tmp_path):
     site.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
     site.wait_for(lambda d: "w" in d["label"], what="w graph")
     site.click("Backward")
@@ -137,26 +109,23 @@ def test_embed_code_shows_this_state_in_a_course_page(site, context, site_server
     link = html.split("#", 1)[1].split('"', 1)[0]
     assert site.page.evaluate("location.hash") == "#" + link  # the state on screen, Backward included
 
-    course = _CoursePage(html)
-    try:
-        page = context.new_page()
-        page.goto(course.url)
-        page.wait_for_function("() => document.querySelector('iframe').contentWindow !== null")
-        frame = next(f for f in page.frames if "?embed" in f.url)
-        embedded = PlaygroundPage(frame, timeout=READY_MS)
-        embedded.wait_ready()
-        data = embedded.wait_for(lambda d: "w" in d["label"] and d["grad"][d["label"].index("w")] == "tensor([2., 2., 2.])",
-                                 what="the sender's state in the frame")
-        assert "loss" in data["label"]
-        out = frame.get_by_role("link", name="Open in a new tab ↗")
-        out.wait_for()
-        assert out.get_attribute("href") == f"{site_server.url}#{link}" and out.get_attribute("target") == "_blank"
-        assert frame.get_by_role("button", name="Copy link").count() == 0
-        assert frame.get_by_text("see PyTorch's autograd work").count() == 0
-        box = page.locator("iframe").bounding_box()
-        assert frame.evaluate("document.documentElement.scrollWidth") <= box["width"]  # nothing sticks out sideways
-    finally:
-        course.close()
+    (tmp_path / "index.html").write_text(f"<!doctype html><meta charset=utf-8><link rel=icon href=data:,><title>Lesson 3</title>{html}")
+    page = context.new_page()
+    page.goto(serve_folder(tmp_path).url)  # a course page on another origin
+    page.wait_for_function("() => document.querySelector('iframe').contentWindow !== null")
+    frame = next(f for f in page.frames if "?embed" in f.url)
+    embedded = PlaygroundPage(frame, timeout=READY_MS)
+    embedded.wait_ready()
+    data = embedded.wait_for(lambda d: "w" in d["label"] and d["grad"][d["label"].index("w")] == "tensor([2., 2., 2.])",
+                             what="the sender's state in the frame")
+    assert "loss" in data["label"]
+    out = frame.get_by_role("link", name="Open in a new tab ↗")
+    out.wait_for()
+    assert out.get_attribute("href") == f"{site_server.url}#{link}" and out.get_attribute("target") == "_blank"
+    assert frame.get_by_role("button", name="Copy link").count() == 0
+    assert frame.get_by_text("see PyTorch's autograd work").count() == 0
+    box = page.locator("iframe").bounding_box()
+    assert frame.evaluate("document.documentElement.scrollWidth") <= box["width"]  # nothing sticks out sideways
 
 
 def _current(d):
