@@ -99,6 +99,7 @@ def result_type(tensor, other):
 
 
 def can_cast(from_, to):
+    _dtypes._need_dtypes("can_cast", ("from_", from_), ("to", to))
     return _dtypes.promote_types(from_, to) is to or from_._category <= to._category
 
 

@@ -95,8 +95,15 @@ def to_numpy_dtype(d):
     return from_numpy_dtype(np.dtype(d)).np
 
 
+def _need_dtypes(fname, *args):
+    for pos, (arg, v) in enumerate(args, 1):
+        if not isinstance(v, dtype):
+            raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be torch.dtype, not {type(v).__name__}")
+
+
 def promote_types(type1, type2):
     """PyTorch's ``promote_types``: the higher category wins, within one category the wider."""
+    _need_dtypes("promote_types", ("type1", type1), ("type2", type2))
     if type1 is type2:
         return type1
     if type1._category != type2._category:

@@ -192,7 +192,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(arr, dtype, requires_grad, device)
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data, *, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype == dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _dtypes.to_numpy_dtype(dtype) == data.dtype):
@@ -200,7 +200,20 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-asarray = as_tensor
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``as_tensor`` with PyTorch's ``copy`` (True: always a copy; False: never, or ValueError) and
+    ``requires_grad``."""
+    if copy is False:
+        src = obj._data if isinstance(obj, Tensor) else obj if isinstance(obj, np.ndarray) else None
+        if src is not None and dtype is not None and _dtypes.to_numpy_dtype(dtype) != src.dtype:
+            have = _dtypes.from_numpy_dtype(src.dtype)
+            raise ValueError(f"can't alias tensor with dtype '{have._legacy[:-6]}' into dtype '{dtype._legacy[:-6]}'.")
+    t = as_tensor(obj, dtype=dtype, device=device)
+    if copy and (t is obj or isinstance(obj, np.ndarray) and np.shares_memory(t._data, obj)):
+        t = _wrap(t._data.copy())
+    return t.requires_grad_() if requires_grad else t
 
 
 def from_numpy(ndarray):
@@ -280,10 +293,12 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, **kw
             dtype = _dtypes.bool_
         elif isinstance(fill_value, numbers.Integral):
             dtype = _dtypes.int64
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
     if not isinstance(size, (list, tuple)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    if isinstance(fill_value, Tensor):
+        if fill_value.dim():  # (a 0-d tensor is a Number to PyTorch's argument parser)
+            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
+        fill_value = fill_value.item()
     return _finish(np.full(_size((size,), "full"), fill_value, dtype=_default(dtype)), None, requires_grad, device)
 
 
@@ -368,6 +383,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     elif std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None:  # (no overload takes a size with a tensor mean or std)
+            raise invalid_arguments("normal", mean, std, size)
         # PyTorch draws N(0, 1) shaped like the broadcast of mean and std, then scales and shifts
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std

@@ -10,6 +10,7 @@ import builtins
 import dis
 import functools
 import math
+import numbers
 import operator
 import types
 import warnings
@@ -133,10 +134,16 @@ def type_name(x):
     return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
 
 
-def tensor_expected(fname, arg, pos, x):
-    """PyTorch's TypeError for a non-tensor where ``fname`` takes a Tensor (``pos`` None: no position)."""
+def tensor_expected(fname, arg, pos, x, kind="Tensor"):
+    """PyTorch's TypeError for a non-tensor where ``fname`` takes a Tensor (``pos`` None: no position),
+    or for another ``kind`` of argument ("int", "str", "torch.dtype")."""
     where = f"argument '{arg}'" + (f" (position {pos})" if pos is not None else "")
-    return TypeError(f"{fname}(): {where} must be Tensor, not {type_name(x)}")
+    return TypeError(f"{fname}(): {where} must be {kind}, not {_arg_type(x)}")
+
+
+def need_int(fname, arg, pos, x):
+    if type(x) is not int and (not isinstance(x, numbers.Integral) or isinstance(x, bool)):
+        raise tensor_expected(fname, arg, pos, x, "int")
 
 
 def need_tensor(fname, arg, pos, x):
@@ -474,6 +481,8 @@ def sub(a, b, *, alpha=1):
 
 def rsub(input, other, *, alpha=1):
     """``other - alpha * a`` for a Python scalar ``other`` (``2 - x`` is ``RsubBackward1``)."""
+    if not isinstance(input, Tensor) or not (isinstance(other, Tensor) or is_scalar(other)):
+        raise invalid_arguments("rsub", input, other, **_given_kw(alpha=None if alpha == 1 else alpha))
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     x = input._data
@@ -573,10 +582,12 @@ def pow(a, exponent):
 
 
 def maximum(input, other):
+    _tensor_pair("maximum", input, other)
     return _binary(input, other, MAXIMUM, np.maximum)
 
 
 def minimum(input, other):
+    _tensor_pair("minimum", input, other)
     return _binary(input, other, MINIMUM, np.minimum)
 
 
@@ -612,10 +623,12 @@ def remainder(a, b):
     return _binary(a, b, REMAINDER, _remainder)
 
 
-def fmod(a, b):
-    if isinstance(a, Tensor) and is_scalar(b):
-        return _with_scalar(FMOD_SCALAR, _fmod, a, b)
-    return _binary(a, b, FMOD, _fmod)
+def fmod(input, other):
+    if isinstance(input, Tensor) and is_scalar(other):
+        return _with_scalar(FMOD_SCALAR, _fmod, input, other)
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise invalid_arguments("fmod", input, other)
+    return _binary(input, other, FMOD, _fmod)
 
 
 def floor_divide(input, other):
@@ -852,9 +865,10 @@ def _float_only(x, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(x)}\'')
 
 
-def _tensor_other(fname, other):
-    if not isinstance(other, Tensor):
-        raise tensor_expected(fname, "other", 2, other)
+def _tensor_pair(fname, input, other):
+    """PyTorch's TypeError for a function of two tensors given something else (a number) for one."""
+    need_tensor(fname, "input", 1, input)
+    need_tensor(fname, "other", 2, other)
 
 
 def _atan2_recip(a, b):
@@ -877,24 +891,23 @@ LOGADDEXP = defop("LogaddexpBackward0", lambda g, ans, a, b: g / _add_scalar(exp
 
 
 def atan2(input, other):
-    _tensor_other("atan2", other)
+    _tensor_pair("atan2", input, other)
     return _binary(input, other, ATAN2, np.arctan2, true_div=True)
 
 
 def arctan2(input, other):
-    need_tensor("arctan2", "input", 1, input)
-    _tensor_other("arctan2", other)
+    _tensor_pair("arctan2", input, other)
     return atan2(input, other)
 
 
 def hypot(input, other):
-    _tensor_other("hypot", other)
+    _tensor_pair("hypot", input, other)
     _float_only(input, "hypot_cpu")
     return _binary(input, other, HYPOT, np.hypot)
 
 
 def logaddexp(input, other):
-    _tensor_other("logaddexp", other)
+    _tensor_pair("logaddexp", input, other)
     _float_only(input, "logaddexp_cpu")
     return _binary(input, other, LOGADDEXP, np.logaddexp)
 
@@ -965,8 +978,10 @@ def lerp(input, end, weight):
     return record(LERP_T, (input, end, weight), np.asarray(_quietly(_lerp, a, b, w), dtype=dt))
 
 
-def _addc(op, fwd, x, t1, t2, value):
-    tensors = [as_tensor_arg(t) for t in (x, t1, t2)]
+def _addc(name, op, fwd, x, t1, t2, value):
+    for pos, (arg, t) in enumerate((("input", x), ("tensor1", t1), ("tensor2", t2)), 1):
+        need_tensor(name, arg, pos, t)
+    tensors = [x, t1, t2]
     dt = _dtypes.result_type(*tensors).np
     a, b, c = _ternary_data(tensors, dt)
     out = _quietly(fwd, a, b, c, value)
@@ -974,7 +989,7 @@ def _addc(op, fwd, x, t1, t2, value):
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
-    return _addc(ADDCMUL, lambda a, b, c, v: a + v * b * c, input, tensor1, tensor2, value)
+    return _addc("addcmul", ADDCMUL, lambda a, b, c, v: a + v * b * c, input, tensor1, tensor2, value)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
@@ -985,7 +1000,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
             "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
             "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
             "* tensor1 / tensor2), for all dtypes.")
-    return _addc(ADDCDIV, lambda a, b, c, v: a + v * (b / c), input, tensor1, tensor2, value)
+    return _addc("addcdiv", ADDCDIV, lambda a, b, c, v: a + v * (b / c), input, tensor1, tensor2, value)
 
 
 NAN_TO_NUM = defop("NanToNumBackward0", lambda g, ans, x: g * isfinite(x), saves=(0,))
@@ -1603,30 +1618,43 @@ signbit = _elementwise_test("signbit", np.signbit)  # (True for -0.0)
 
 # ----- Comparison and logic (never differentiable) -----
 
-def _compare(fwd):
+_COMPARED = (Tensor, numbers.Number, np.generic, np.ndarray)
+
+
+def _compare(fwd, name):
+    logical = name.startswith("logical")
+
     def f(input, other):
-        if other is None:
-            return False
+        if logical and (type(input) is not Tensor or type(other) is not Tensor):  # (tensors only; eq and the like
+            _tensor_pair(name, input, other)                                    # also take a number for other)
         if type(input) is not Tensor or type(other) is not Tensor and type(other) is not float and type(other) is not int:
+            # (an array too: the operators hand one on, as PyTorch's take it; its functions refuse it)
+            if not isinstance(input, Tensor) or not isinstance(other, _COMPARED):
+                raise invalid_arguments(name, input, other)
             input, other = as_tensor_arg(input), as_tensor_arg(other)
         try:
             return _wrap(np.asarray(fwd(_np_of(input), _np_of(other))))
         except ValueError:
             raise _broadcast_error(np.shape(_np_of(input)), np.shape(_np_of(other))) from None
 
+    f.__name__ = f.__qualname__ = name
     return f
 
 
-eq = _compare(np.equal)
-ne = _compare(np.not_equal)
-lt = _compare(np.less)
-le = _compare(np.less_equal)
-gt = _compare(np.greater)
-ge = _compare(np.greater_equal)
-logical_and = _compare(np.logical_and)
-logical_or = _compare(np.logical_or)
-logical_xor = _compare(np.logical_xor)
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+eq = _compare(np.equal, "eq")
+ne = _compare(np.not_equal, "ne")
+lt = _compare(np.less, "lt")
+le = _compare(np.less_equal, "le")
+gt = _compare(np.greater, "gt")
+ge = _compare(np.greater_equal, "ge")
+logical_and = _compare(np.logical_and, "logical_and")
+logical_or = _compare(np.logical_or, "logical_or")
+logical_xor = _compare(np.logical_xor, "logical_xor")
+greater = _compare(np.greater, "greater")
+greater_equal = _compare(np.greater_equal, "greater_equal")
+less = _compare(np.less, "less")
+less_equal = _compare(np.less_equal, "less_equal")
+not_equal = _compare(np.not_equal, "not_equal")
 
 
 def _bitwise(fwd):
@@ -2280,8 +2308,14 @@ def _mm_check(x, y):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
 
 
-def mm(a, b):
-    x, y = a._data, b._data
+def mm(input, mat2):
+    a, b = input, mat2
+    try:
+        x, y = a._data, b._data
+    except AttributeError:
+        need_tensor("mm", "input", 1, a)
+        need_tensor("mm", "mat2", 2, b)
+        raise
     if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0]:
         _mm_check(x, y)
     if x.dtype != y.dtype:
@@ -5387,6 +5421,8 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not isinstance(equation, str):
+        if not isinstance(equation, Tensor):
+            raise tensor_expected("einsum", "equation", 1, equation, "str")
         raise NotImplementedError("einsum in the sublist format is not available in this engine")
     if not operands:
         raise RuntimeError("einsum(): must provide at least one operand")
@@ -5813,6 +5849,9 @@ def combinations(input, r=2, with_replacement=False):
 def _tri_indices(rows, cols, offset, dtype, lower):
     from ._dtypes import int64
 
+    for pos, (arg, v) in enumerate((("row", rows), ("col", cols), ("offset", offset)), 1):
+        need_int("tril_indices" if lower else "triu_indices", arg, pos, v)
+
     r, c = np.tril_indices(rows, offset, cols) if lower else np.triu_indices(rows, offset, cols)
     return _wrap(np.stack([r, c]).reshape(2, -1).astype((dtype or int64).np))
 
@@ -5922,7 +5961,8 @@ _ON_ARRAYS[swapdims] = _ON_ARRAYS[transpose]
 def tensor_split(input, indices_or_sections, dim=0):
     """Views of ``input`` split into sections (an int) or at indices (a sequence), each a slice."""
     if type(input) is not Tensor and not isinstance(input, Tensor):
-        raise invalid_arguments("tensor_split", input, indices_or_sections, *(() if dim == 0 else (dim,)))
+        raise invalid_arguments("tensor_split", input, indices_or_sections,
+                                *(() if type(dim) is int and dim == 0 else (dim,)))
     nd = input._data.ndim
     if nd == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
@@ -6327,20 +6367,20 @@ def _copysign_grad(g, x, ans):
 
 def logaddexp2(input, other):
     """``log2(2**a + 2**b)``, elementwise."""
-    _tensor_other("logaddexp2", other)
+    _tensor_pair("logaddexp2", input, other)
     _float_only(input, "logaddexp2_cpu")
     return _binary(input, other, LOGADDEXP2, np.logaddexp2)
 
 
 def fmax(input, other):
     """The elementwise maximum, ignoring a nan when the other value is not nan."""
-    _tensor_other("fmax", other)
+    _tensor_pair("fmax", input, other)
     return _binary(input, other, FMAX, np.fmax)
 
 
 def fmin(input, other):
     """The elementwise minimum, ignoring a nan when the other value is not nan."""
-    _tensor_other("fmin", other)
+    _tensor_pair("fmin", input, other)
     return _binary(input, other, FMIN, np.fmin)
 
 
@@ -6684,6 +6724,7 @@ POLYGAMMA = defop("PolygammaBackward0", lambda g, ans, x, n: g * polygamma(n + 1
 
 def polygamma(n, input):
     """The n-th derivative of the digamma function."""
+    need_int("polygamma", "n", 1, n)
     need_tensor("polygamma", "input", 2, input)
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")

@@ -208,3 +208,86 @@ KEYWORDS = {
 def test_keyword_names_match_torch(torch_ref, et, name):
     result = same(torch_ref, et, KEYWORDS[name])[0]
     assert result[0] == "ok", result
+
+
+# A number first where PyTorch takes only tensors (its comparisons take a number second, not first), and
+# other arguments of the wrong kind: each of these ran, or failed deep inside, before.
+WRONG_KIND = {
+    **{f"{name}(1.0, t)": (lambda name: lambda t: getattr(t, name)(1.0, t.ones(2)))(name) for name in (
+        "maximum", "minimum", "fmax", "fmin", "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmod",
+        "rsub", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
+        "logical_and", "logical_or", "logical_xor")},
+    "maximum(t, 1.0)": lambda t: t.maximum(t.ones(2), 1.0),
+    "fmax(t, 2)": lambda t: t.fmax(t.ones(2), 2),
+    "logical_or(t, 1.0)": lambda t: t.logical_or(t.ones(2), 1.0),
+    "logical_or(t, None)": lambda t: t.logical_or(t.ones(2), None),
+    "eq(t, None)": lambda t: t.eq(t.ones(2), None),
+    "ne(t, None)": lambda t: t.ne(t.ones(2), None),
+    "eq(t, list)": lambda t: t.eq(t.ones(2), [1.0, 0.0]),
+    "fmod(t, list)": lambda t: t.fmod(t.ones(2), [1.0]),
+    "rsub(t, list)": lambda t: t.rsub(t.ones(2), [1.0]),
+    "addcmul(1.0, t, t)": lambda t: t.addcmul(1.0, t.ones(2), t.ones(2)),
+    "addcmul(t, 1.0, t)": lambda t: t.addcmul(t.ones(2), 1.0, t.ones(2)),
+    "addcdiv(t, t, 2)": lambda t: t.addcdiv(t.ones(2), t.ones(2), 2),
+    "mm(1.0, m)": lambda t: t.mm(1.0, t.ones(2, 2)),
+    "mm(m, 2)": lambda t: t.mm(t.ones(2, 2), 2),
+    "polygamma(1.0, t)": lambda t: t.polygamma(1.0, t.ones(2)),
+    "polygamma(True, t)": lambda t: t.polygamma(True, t.ones(2)),
+    "tril_indices(3, 3, 1.0)": lambda t: t.tril_indices(3, 3, 1.0),
+    "triu_indices(2, t)": lambda t: t.triu_indices(2, t.ones(2)),
+    "can_cast(float32, 1)": lambda t: t.can_cast(t.float32, 1),
+    "promote_types(2, float32)": lambda t: t.promote_types(2, t.float32),
+    "full((2,), t)": lambda t: t.full((2,), t.ones(2)),
+    "full(2, 1.0)": lambda t: t.full(2, 1.0),
+    "einsum(1.0, t)": lambda t: t.einsum(1.0, t.ones(2)),
+    "as_tensor(1.0, float64)": lambda t: t.as_tensor(1.0, t.float64),
+    "asarray(1.0, t)": lambda t: t.asarray(1.0, t.ones(2)),
+    "normal(1.0, t, t)": lambda t: t.normal(1.0, t.ones(2), t.ones(2)),
+    "normal(t, 1.0, size)": lambda t: t.normal(t.ones(2), 1.0, (2,)),
+    "tensor_split(1.0, t, t)": lambda t: t.tensor_split(1.0, t.ones(2), t.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_KIND))
+def test_wrong_kind_of_argument_is_torchs_type_error(torch_ref, et, name):
+    want_cls, want = _raised(lambda: WRONG_KIND[name](torch_ref))
+    got_cls, got = _raised(lambda: WRONG_KIND[name](et))
+    assert want_cls is TypeError
+    assert (got_cls, got.split("\n")[0]) == (want_cls, want.split("\n")[0])
+
+
+# What those checks must leave working, compared by value.
+STILL_WORKS = {
+    "t == None": lambda t: t.ones(2) == None,  # noqa: E711
+    "t != None": lambda t: t.ones(2) != None,  # noqa: E711
+    "t == array": lambda t: t.ones(2) == __import__("numpy").array([1.0, 0.0]),
+    "lt(t, 2)": lambda t: t.lt(t.arange(3.0), 2),
+    "t.maximum(t)": lambda t: t.ones(2).maximum(t.zeros(2)),
+    "fmod(t, 2)": lambda t: t.fmod(t.arange(4.0), 2),
+    "rsub(t, 2)": lambda t: t.rsub(t.arange(3.0), 2),
+    "addcdiv(value)": lambda t: t.addcdiv(t.ones(2), t.arange(2.0), t.full((2,), 4.0), value=2),
+    "full(0-d fill)": lambda t: t.full((2,), t.tensor(3.0)),
+    "asarray(requires_grad)": lambda t: t.asarray([1.0, 2.0], requires_grad=True),
+    "as_tensor(dtype=)": lambda t: t.as_tensor([1, 2], dtype=t.float64),
+    "polygamma(1, t)": lambda t: t.polygamma(1, t.tensor([1.0, 2.5])),
+    "triu_indices(3, 3)": lambda t: t.triu_indices(3, 3),
+}
+
+
+@pytest.mark.parametrize("name", list(STILL_WORKS))
+def test_argument_checks_leave_the_valid_calls_alone(torch_ref, et, name):
+    result = same(torch_ref, et, STILL_WORKS[name])[0]
+    assert result[0] == "ok", result
+
+
+def test_asarray_copies_and_aliases_as_pytorchs(et):
+    import numpy as np
+
+    a = np.ones(2, dtype=np.float32)
+    shared, copied = et.asarray(a), et.asarray(a, copy=True)
+    a[0] = 5.0
+    assert shared.tolist() == [5.0, 1.0] and copied.tolist() == [1.0, 1.0]
+    x = et.ones(2)
+    assert et.asarray(x) is x and et.asarray(x, copy=True) is not x
+    with pytest.raises(ValueError, match="can't alias tensor with dtype 'Float' into dtype 'Double'"):
+        et.asarray(a, copy=False, dtype=et.float64)
