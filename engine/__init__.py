@@ -39,7 +39,7 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
                    sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
                    where)
 from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2d, atleast_3d, baddbmm,  # noqa: E402
-                   bincount, block_diag, bucketize, cartesian_prod, cdist, column_stack, combinations, copysign,
+                   bincount, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, block_diag, bucketize, cartesian_prod, cdist, column_stack, combinations, copysign,
                    corrcoef, count_nonzero, cov, diag_embed, diagflat, diff, digamma, dist, dsplit, dstack, erfinv,
                    fliplr, flipud, fmax, fmin, histc, hsplit, inner, is_nonzero, isin, lgamma, logaddexp2,
                    logcumsumexp, masked_scatter, meshgrid, moveaxis, movedim, nanmean, nansum, polygamma, renorm,

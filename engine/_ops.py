@@ -1658,11 +1658,11 @@ not_equal = _compare(np.not_equal, "not_equal")
 
 
 def _bitwise(fwd):
-    def f(a, b):
-        a, b = as_tensor_arg(a), as_tensor_arg(b)
+    def f(input, other):
+        a, b = as_tensor_arg(input), as_tensor_arg(other)
         dt = _result_np_dtype(a, b)
         if dt.kind == "f":
-            raise RuntimeError(f'"{fwd.__name__}_cpu" not implemented for \'Float\'')
+            raise NotImplementedError(f'"{fwd.__name__}_cpu" not implemented for \'{_dtypes.from_numpy_dtype(dt)._legacy[:-6]}\'')
         return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))).astype(dt, copy=False))
 
     return f
@@ -1678,10 +1678,18 @@ def logical_not(input):
     return _wrap(np.logical_not(input._data))
 
 
-def bitwise_not(x):
-    if x._data.dtype.kind == "f":
+def bitwise_not(input):
+    need_tensor("bitwise_not", "input", 1, input)
+    if input._data.dtype.kind == "f":
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_scalar_type(input)}\'')
+    return _wrap(np.invert(input._data))
+
+
+def invert(input):
+    """``~t``: as the operator, a float tensor is a TypeError (``bitwise_not`` names its kernel)."""
+    if input._data.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return _wrap(np.invert(x._data))
+    return bitwise_not(input)
 
 
 _NO_OTHER = object()

@@ -291,3 +291,25 @@ def test_asarray_copies_and_aliases_as_pytorchs(et):
     assert et.asarray(x) is x and et.asarray(x, copy=True) is not x
     with pytest.raises(ValueError, match="can't alias tensor with dtype 'Float' into dtype 'Double'"):
         et.asarray(a, copy=False, dtype=et.float64)
+
+
+# torch.bitwise_* as functions (they were only operators and methods), with PyTorch's names and errors.
+BITWISE = {
+    "and(input=, other=)": lambda t: t.bitwise_and(input=t.tensor([3, 5]), other=t.tensor([1, 4])),
+    "or(t, other=2)": lambda t: t.bitwise_or(t.tensor([3, 5]), other=2),
+    "xor(1, t)": lambda t: t.bitwise_xor(1, t.tensor([3, 5])),
+    "not(bool)": lambda t: t.bitwise_not(t.tensor([True, False])),
+    "not(int)": lambda t: t.bitwise_not(input=t.tensor([3, -5])),
+    "not(1)": lambda t: t.bitwise_not(1),
+    "and(float)": lambda t: t.bitwise_and(t.ones(2), 1),
+    "or(double, long)": lambda t: t.ones(2, dtype=t.float64) | t.ones(2, dtype=t.int64),
+    "not(float)": lambda t: t.bitwise_not(t.ones(2)),
+    "method not(float)": lambda t: t.ones(2).bitwise_not(),
+    "~float": lambda t: ~t.ones(2),
+    "~int": lambda t: ~t.tensor([2, 0]),
+}
+
+
+@pytest.mark.parametrize("name", list(BITWISE))
+def test_bitwise_functions_match_torch(torch_ref, et, name):
+    same(torch_ref, et, BITWISE[name])
