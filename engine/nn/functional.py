@@ -6,14 +6,49 @@ import warnings
 import numpy as np
 
 from .._ops import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, gelu, glu, hardsigmoid,
-                    hardswish, huber_loss, l1_loss, log_softmax, logsigmoid, mish, mse_loss, nll_loss,
-                    sigmoid, smooth_l1_loss, softmax, softplus, tanh)
+                    hardswish, huber_loss, l1_loss, logsigmoid, mish, mse_loss, nll_loss,
+                    smooth_l1_loss, softplus)
 from .. import _grad_mode, _lazy, _ops
 from .._ops import addmm, matmul
 from .._factories import filled_like
 from .._random import default_generator
 from .._ops import need_tensor
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
+
+
+# PyTorch writes these in Python as ``input.<method>(...)``, so a number is an AttributeError there
+# (``torch.softmax(1.0)`` is the TypeError of its argument parser).
+def _no_method(input, name):
+    return AttributeError(f"'{type(input).__name__}' object has no attribute '{name}'")
+
+
+def sigmoid(input):
+    if not isinstance(input, Tensor):
+        raise _no_method(input, "sigmoid")
+    return _ops.sigmoid(input)
+
+
+def tanh(input):
+    if not isinstance(input, Tensor):
+        raise _no_method(input, "tanh")
+    return _ops.tanh(input)
+
+
+def _softmax_like(name, of, method, negate=False):
+    def f(input, dim=None, _stacklevel=3, dtype=None):
+        if not isinstance(input, Tensor):
+            raise _no_method(input, "dim" if dim is None else method)
+        if dim is None:
+            dim = _ops._softmax_dim(input, None, name)  # (its warning names the caller's line)
+        return of(-input if negate else input, dim, dtype=dtype)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+softmax = _softmax_like("softmax", _ops.softmax, "softmax")
+log_softmax = _softmax_like("log_softmax", _ops.log_softmax, "log_softmax")
+softmin = _softmax_like("softmin", _ops.softmax, "softmax", negate=True)
 
 
 def linear(input, weight, bias=None):
@@ -89,12 +124,6 @@ def threshold(input, threshold, value, inplace=False):
 
 def softsign(input):
     return input / (input.abs() + 1)
-
-
-def softmin(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _ops._softmax_dim(input, None, "softmin")
-    return softmax(-input, dim, dtype=dtype)
 
 
 def mish(input, inplace=False):

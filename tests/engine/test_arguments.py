@@ -313,3 +313,25 @@ BITWISE = {
 @pytest.mark.parametrize("name", list(BITWISE))
 def test_bitwise_functions_match_torch(torch_ref, et, name):
     same(torch_ref, et, BITWISE[name])
+
+
+# PyTorch writes these functions in Python as ``input.<method>(...)``: a number is an AttributeError
+# there, where ``torch.softmax(1.0)`` (its argument parser) is a TypeError.
+PYTHON_WRAPPERS = {
+    "F.softmax(1.0)": lambda t: t.nn.functional.softmax(1.0),
+    "F.softmax(1.0, 0)": lambda t: t.nn.functional.softmax(1.0, 0),
+    "F.log_softmax(1.0, 0)": lambda t: t.nn.functional.log_softmax(1.0, 0),
+    "F.softmin(1.0)": lambda t: t.nn.functional.softmin(1.0),
+    "F.softmin(1.0, 0)": lambda t: t.nn.functional.softmin(1.0, 0),
+    "F.sigmoid(1.0)": lambda t: t.nn.functional.sigmoid(1.0),
+    "F.tanh(2)": lambda t: t.nn.functional.tanh(2),
+    "torch.softmax(1.0, 0)": lambda t: t.softmax(1.0, 0),
+    "F.softmin(x, -1)": lambda t: t.nn.functional.softmin(t.tensor([[1.0, 2.0], [3.0, 5.0]]), -1),
+    "F.log_softmax(x, dtype)": lambda t: t.nn.functional.log_softmax(t.tensor([[1.0, 2.0]]), dim=-1, dtype=t.float64),
+    "F.softmax(x) warns": lambda t: t.nn.functional.softmax(t.tensor([[1.0, 2.0], [3.0, 5.0]])),
+}
+
+
+@pytest.mark.parametrize("name", list(PYTHON_WRAPPERS))
+def test_functional_wrappers_fail_as_torchs(torch_ref, et, name):
+    same(torch_ref, et, PYTHON_WRAPPERS[name])
