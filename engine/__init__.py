@@ -38,13 +38,13 @@ from ._ops import (abs, absolute, add, addmm, all, allclose, amax, any, argmax, 
                    rsub, select, sgn, sigmoid, sign, sin, sinh, softmax, split, sqrt, square, squeeze, stack, std, sub,
                    sum, swapaxes, t, tan, tanh, transpose, true_divide, trunc, unbind, unflatten, unsqueeze, var,
                    where)
-from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2d, atleast_3d, baddbmm,  # noqa: E402
-                   bincount, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, block_diag, bucketize, cartesian_prod, cdist, column_stack, combinations, copysign,
-                   corrcoef, count_nonzero, cov, diag_embed, diagflat, diff, digamma, dist, dsplit, dstack, erfinv,
-                   fliplr, flipud, fmax, fmin, histc, hsplit, inner, is_nonzero, isin, lgamma, logaddexp2,
-                   logcumsumexp, masked_scatter, meshgrid, moveaxis, movedim, nanmean, nansum, polygamma, renorm,
-                   rot90, searchsorted, signbit, swapdims, tensor_split, tensordot, tril_indices, triu_indices,
-                   unique, unique_consecutive, vander, vsplit)
+from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2d, atleast_3d, baddbmm, bincount,  # noqa: E402
+                   bitwise_and, bitwise_not, bitwise_or, bitwise_xor, block_diag, bucketize, cartesian_prod, cdist,
+                   celu, column_stack, combinations, copysign, corrcoef, count_nonzero, cov, diag_embed, diagflat,
+                   diff, digamma, dist, dsplit, dstack, erfinv, fliplr, flipud, fmax, fmin, histc, hsplit, inner,
+                   is_nonzero, isin, lgamma, logaddexp2, logcumsumexp, masked_scatter, meshgrid, moveaxis, movedim,
+                   nanmean, nansum, polygamma, renorm, rot90, searchsorted, selu, signbit, swapdims, tensor_split,
+                   tensordot, threshold, tril_indices, triu_indices, unique, unique_consecutive, vander, vsplit)
 from ._random import default_generator
 from ._sampling import bernoulli, multinomial, poisson
 from ._printing import get_printoptions, printoptions, set_printoptions

@@ -1261,7 +1261,9 @@ def elu(x, alpha=1.0):
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
-def selu(x):
+def selu(input):
+    need_tensor("selu", "input", 1, input)
+    x = input
     return record(ELU, (x,), _elu(_float_data(x), _SELU_ALPHA, _SELU_SCALE),
                   {"alpha": _SELU_ALPHA, "scale": _SELU_SCALE, "input_scale": 1})
 
@@ -1270,7 +1272,9 @@ def _celu_input_scale(alpha):
     return 1.0 / float(np.float32(alpha))  # PyTorch's rule: 1.0 / alpha.toFloat()
 
 
-def celu(x, alpha=1.0):
+def celu(input, alpha=1.0):
+    need_tensor("celu", "input", 1, input)
+    x = input
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
     return record(CELU, (x,), _elu(_float_data(x), alpha, 1, 1.0 / alpha), {"alpha": alpha})
@@ -1453,7 +1457,9 @@ THRESHOLD = defop("ThresholdBackward0", lambda g, ans, x, threshold, value: thre
                   saves=(0,))
 
 
-def threshold(x, threshold, value):
+def threshold(input, threshold, value):
+    need_tensor("threshold", "input", 1, input)
+    x = input
     d = x._data
     out = np.where(d <= threshold, np.asarray(value).astype(d.dtype), d)
     return record(THRESHOLD, (x,), out, {"threshold": threshold, "value": value})

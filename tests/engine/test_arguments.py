@@ -335,3 +335,29 @@ PYTHON_WRAPPERS = {
 @pytest.mark.parametrize("name", list(PYTHON_WRAPPERS))
 def test_functional_wrappers_fail_as_torchs(torch_ref, et, name):
     same(torch_ref, et, PYTHON_WRAPPERS[name])
+
+
+# torch.selu, celu and threshold at the top level (they were only in nn.functional), values, nodes
+# and errors.
+def _act_input(t):
+    return t.tensor([-1.5, 0.5, 2.0], requires_grad=True)
+
+
+TOP_LEVEL = {
+    "selu": lambda t: t.selu(_act_input(t)),
+    "celu": lambda t: t.celu(_act_input(t), 0.5),
+    "threshold": lambda t: t.threshold(_act_input(t), 0.6, -2.0),
+    "selu grad_fn": lambda t: t.selu(_act_input(t)).grad_fn.name(),
+    "celu grad_fn": lambda t: t.celu(_act_input(t), alpha=2.0).grad_fn.name(),
+    "threshold grad": lambda t: (lambda x: t.autograd.grad(t.threshold(x, 0.6, -2.0).sum(), x))(_act_input(t)),
+    "celu grad": lambda t: (lambda x: t.autograd.grad(t.celu(x, 0.5).sum(), x))(_act_input(t)),
+    "selu(1.0)": lambda t: t.selu(1.0),
+    "celu(1.0)": lambda t: t.celu(1.0),
+    "threshold(1.0, 0, 0)": lambda t: t.threshold(1.0, 0, 0),
+    "celu(inplace=True)": lambda t: t.celu(_act_input(t), alpha=2.0, inplace=True),
+}
+
+
+@pytest.mark.parametrize("name", list(TOP_LEVEL))
+def test_top_level_activations_match_torch(torch_ref, et, name):
+    same(torch_ref, et, TOP_LEVEL[name])
