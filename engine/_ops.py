@@ -581,14 +581,28 @@ def pow(a, exponent):
     return _binary(a, exponent, POW_T, np.power)
 
 
-def maximum(input, other):
-    _tensor_pair("maximum", input, other)
-    return _binary(input, other, MAXIMUM, np.maximum)
+def _tensor_pair(fname, input, other):
+    """PyTorch's TypeError for a function of two tensors given something else (a number) for one."""
+    need_tensor(fname, "input", 1, input)
+    need_tensor(fname, "other", 2, other)
 
 
-def minimum(input, other):
-    _tensor_pair("minimum", input, other)
-    return _binary(input, other, MINIMUM, np.minimum)
+def _of_two_tensors(name, op, fwd, float_kernel=None, doc=None):
+    """``name(input, other)``: ``fwd`` of two tensors (PyTorch takes no number for either); with
+    ``float_kernel``, of float tensors only."""
+    def f(input, other):
+        _tensor_pair(name, input, other)
+        if float_kernel is not None:
+            _float_only(input, float_kernel)
+        return _binary(input, other, op, fwd)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+maximum = _of_two_tensors("maximum", MAXIMUM, np.maximum)
+minimum = _of_two_tensors("minimum", MINIMUM, np.minimum)
 
 
 def _with_scalar(op, fwd, a, other):
@@ -865,12 +879,6 @@ def _float_only(x, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(x)}\'')
 
 
-def _tensor_pair(fname, input, other):
-    """PyTorch's TypeError for a function of two tensors given something else (a number) for one."""
-    need_tensor(fname, "input", 1, input)
-    need_tensor(fname, "other", 2, other)
-
-
 def _atan2_recip(a, b):
     r = reciprocal(a * a + b * b)
     return masked_fill(r, isinf(r), 0.0)  # (0, 0): a zero grad, as in PyTorch
@@ -900,16 +908,8 @@ def arctan2(input, other):
     return atan2(input, other)
 
 
-def hypot(input, other):
-    _tensor_pair("hypot", input, other)
-    _float_only(input, "hypot_cpu")
-    return _binary(input, other, HYPOT, np.hypot)
-
-
-def logaddexp(input, other):
-    _tensor_pair("logaddexp", input, other)
-    _float_only(input, "logaddexp_cpu")
-    return _binary(input, other, LOGADDEXP, np.logaddexp)
+hypot = _of_two_tensors("hypot", HYPOT, np.hypot, "hypot_cpu")
+logaddexp = _of_two_tensors("logaddexp", LOGADDEXP, np.logaddexp, "logaddexp_cpu")
 
 
 def _xlogy(x, y):
@@ -1263,8 +1263,7 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804
 
 def selu(input):
     need_tensor("selu", "input", 1, input)
-    x = input
-    return record(ELU, (x,), _elu(_float_data(x), _SELU_ALPHA, _SELU_SCALE),
+    return record(ELU, (input,), _elu(_float_data(input), _SELU_ALPHA, _SELU_SCALE),
                   {"alpha": _SELU_ALPHA, "scale": _SELU_SCALE, "input_scale": 1})
 
 
@@ -1274,10 +1273,9 @@ def _celu_input_scale(alpha):
 
 def celu(input, alpha=1.0):
     need_tensor("celu", "input", 1, input)
-    x = input
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return record(CELU, (x,), _elu(_float_data(x), alpha, 1, 1.0 / alpha), {"alpha": alpha})
+    return record(CELU, (input,), _elu(_float_data(input), alpha, 1, 1.0 / alpha), {"alpha": alpha})
 
 
 # ----- More activations, each one node as in PyTorch, with a backward kernel of its own -----
@@ -1459,10 +1457,9 @@ THRESHOLD = defop("ThresholdBackward0", lambda g, ans, x, threshold, value: thre
 
 def threshold(input, threshold, value):
     need_tensor("threshold", "input", 1, input)
-    x = input
-    d = x._data
+    d = input._data
     out = np.where(d <= threshold, np.asarray(value).astype(d.dtype), d)
-    return record(THRESHOLD, (x,), out, {"threshold": threshold, "value": value})
+    return record(THRESHOLD, (input,), out, {"threshold": threshold, "value": value})
 
 
 GLU = defop("GluBackward0", lambda g, ans, x, dim: glu_backward(g, x, dim), saves=(0,))
@@ -2323,29 +2320,28 @@ def _mm_check(x, y):
 
 
 def mm(input, mat2):
-    a, b = input, mat2
     try:
-        x, y = a._data, b._data
+        x, y = input._data, mat2._data
     except AttributeError:
-        need_tensor("mm", "input", 1, a)
-        need_tensor("mm", "mat2", 2, b)
+        need_tensor("mm", "input", 1, input)
+        need_tensor("mm", "mat2", 2, mat2)
         raise
     if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0]:
         _mm_check(x, y)
     if x.dtype != y.dtype:
-        _promote_pair(a, b, "mm")
+        _promote_pair(input, mat2, "mm")
     out = x @ y
     if not _grad_mode._enabled and not _grad_mode._fw_active:  # (a backward pass without create_graph: no node)
         return _wrap(out)
     # _grad_strides of each, inlined for two dims: this runs for every layer of every step
     sa = sb = ()
-    if a._requires_grad:
+    if input._requires_grad:
         st, n = x.strides, x.itemsize
         sa = (st[0] // n, st[1] // n)
-    if b._requires_grad:
+    if mat2._requires_grad:
         st, n = y.strides, y.itemsize
         sb = (st[0] // n, st[1] // n)
-    return record(MM, (a, b), out, {"strides": (sa, sb)})
+    return record(MM, (input, mat2), out, {"strides": (sa, sb)})
 
 
 def mv(input, vec):
@@ -6379,23 +6375,12 @@ def _copysign_grad(g, x, ans):
     return g * masked_fill(ans / x, x == 0, 0.0)
 
 
-def logaddexp2(input, other):
-    """``log2(2**a + 2**b)``, elementwise."""
-    _tensor_pair("logaddexp2", input, other)
-    _float_only(input, "logaddexp2_cpu")
-    return _binary(input, other, LOGADDEXP2, np.logaddexp2)
-
-
-def fmax(input, other):
-    """The elementwise maximum, ignoring a nan when the other value is not nan."""
-    _tensor_pair("fmax", input, other)
-    return _binary(input, other, FMAX, np.fmax)
-
-
-def fmin(input, other):
-    """The elementwise minimum, ignoring a nan when the other value is not nan."""
-    _tensor_pair("fmin", input, other)
-    return _binary(input, other, FMIN, np.fmin)
+logaddexp2 = _of_two_tensors("logaddexp2", LOGADDEXP2, np.logaddexp2, "logaddexp2_cpu",
+                             "``log2(2**a + 2**b)``, elementwise.")
+fmax = _of_two_tensors("fmax", FMAX, np.fmax,
+                       doc="The elementwise maximum, ignoring a nan when the other value is not nan.")
+fmin = _of_two_tensors("fmin", FMIN, np.fmin,
+                       doc="The elementwise minimum, ignoring a nan when the other value is not nan.")
 
 
 def _copysign_np(x, y):

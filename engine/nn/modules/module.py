@@ -512,22 +512,19 @@ class Module:
     def register_backward_hook(self, hook):
         """Deprecated for ``register_full_backward_hook``: ``hook(module, grad_input, grad_output)`` is
         set on the grad_fn of the module's (first) output and sees that node's grads only."""
-        if self._is_full_backward_hook is True:
-            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
-                               "single Module. Please use only one of them.")
-
-        self._is_full_backward_hook = False
-        _saw_backward_hooks()
-        return self._add_hook(self._backward_hooks, hook, False, [])
+        return self._add_backward_hook(hook, False, False)
 
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs once the grads of the module's positional inputs
         are computed (entries are None for non-tensor arguments); a returned tuple replaces ``grad_input``."""
-        if self._is_full_backward_hook is False:
+        return self._add_backward_hook(hook, True, prepend)
+
+    def _add_backward_hook(self, hook, full, prepend):
+        # A module has one kind of backward hook: full ones or the deprecated ones, never both.
+        if self._is_full_backward_hook is (not full):
             raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
                                "single Module. Please use only one of them.")
-
-        self._is_full_backward_hook = True
+        self._is_full_backward_hook = full
         _saw_backward_hooks()
         return self._add_hook(self._backward_hooks, hook, prepend, [])
 
