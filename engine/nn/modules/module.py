@@ -168,6 +168,21 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+def _tensor_tuple(x, does, grads):
+    """``x`` as a tuple of tensors, or None after PyTorch's warning that a non-full backward hook misses
+    some grads of a module whose output or input is anything else."""
+    if isinstance(x, Tensor):
+        return (x,)
+    if isinstance(x, tuple) and all(isinstance(t, Tensor) for t in x):
+        return x
+    warnings.warn(
+        f"Using non-full backward hooks on a Module that does not {does} a single Tensor or a tuple of Tensors "
+        f"is deprecated and will be removed in future versions. This hook will be missing some of the {grads}. "
+        "Please use register_full_backward_hook to get the documented behavior.",
+        FutureWarning, stacklevel=3)
+    return None
+
+
 class Module:
     r"""Base class for all neural network modules; models subclass it.
 
@@ -548,29 +563,12 @@ class Module:
         return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
 
     def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn):
-        if not isinstance(result, Tensor):
-            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
-                warnings.warn(
-                    "Using non-full backward hooks on a Module that does not return a "
-                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
-                    "in future versions. This hook will be missing some of the grad_output. "
-                    "Please use register_full_backward_hook to get the documented behavior.",
-                    FutureWarning, stacklevel=2)
-                return
-        else:
-            result = (result,)
-
-        if not isinstance(inputs, Tensor):
-            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
-                warnings.warn(
-                    "Using non-full backward hooks on a Module that does not take as input a "
-                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
-                    "in future versions. This hook will be missing some of the grad_input. "
-                    "Please use register_full_backward_hook to get the documented behavior.",
-                    FutureWarning, stacklevel=2)
-                return
-        else:
-            inputs = (inputs,)
+        result = _tensor_tuple(result, "return", "grad_output")
+        if result is None:
+            return
+        inputs = _tensor_tuple(inputs, "take as input", "grad_input")
+        if inputs is None:
+            return
 
         # inputs and result are tuples of tensors here
         out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
