@@ -95,6 +95,8 @@ def numel(input):
 
 
 def result_type(tensor, other):
+    if not _builtins.all(isinstance(x, Tensor) or _ops.is_scalar(x) for x in (tensor, other)):
+        raise _ops.invalid_arguments("result_type", tensor, other)
     return _dtypes.result_type(tensor, other)
 
 

@@ -29,6 +29,39 @@ for _name in (
     setattr(Tensor, _name, getattr(_ops, _name))
 
 
+def _as_method(fn, name, shown=None):
+    """``fn`` as a method whose argument errors count positions as PyTorch's methods do: from the
+    argument after ``self`` (``t.add(None)``: "argument 'other' (position 1)"), without ``self``
+    among the types of an invalid combination; named ``shown`` (``add_``) if given."""
+    def method(self, *args, **kwargs):
+        try:
+            return fn(self, *args, **kwargs)
+        except TypeError as e:
+            form = getattr(e, "method_form", None)
+            if form is None or form[0] != name:
+                raise
+            raise TypeError(form[1] if shown is None else form[1].replace(name, shown, 1)) from None
+
+    method.__name__ = method.__qualname__ = shown or name
+    method.__doc__ = fn.__doc__
+    return method
+
+
+# (the methods of a second tensor or number; the others have no argument worth the wrapper's call)
+_OF_TWO = (
+    "add", "sub", "mul", "div", "true_divide", "pow", "clamp", "clip", "clamp_min", "clamp_max", "maximum",
+    "minimum", "remainder", "fmod", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "greater",
+    "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "outer", "ger", "mm", "mv", "dot", "bmm", "addmm", "matmul",
+    "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp", "heaviside", "kron",
+    "take", "take_along_dim", "masked_select", "index_select", "gather", "masked_fill", "dist", "copysign",
+    "float_power", "logaddexp2", "fmax", "fmin", "inner", "cross", "bitwise_left_shift", "bitwise_right_shift",
+)
+for _name in _OF_TWO:
+    if hasattr(_ops, _name) and getattr(Tensor, _name, None) is getattr(_ops, _name):
+        setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name))
+
+
 # The methods' own messages count positions from ``other`` (1), not ``input`` as the functions do.
 def _equal(self, other=_ops._NO_OTHER):
     return _ops._equal(0, self, other)
@@ -54,18 +87,22 @@ Tensor.flip = _flip
 
 
 def _view_as(self, other):
+    _ops.need_tensor("view_as", "other", 1, other)
     return _ops.view(self, other._data.shape)
 
 
 def _reshape_as(self, other):
+    _ops.need_tensor("reshape_as", "other", 1, other)
     return _ops.reshape(self, other._data.shape)
 
 
 def _expand_as(self, other):
+    _ops.need_tensor("expand_as", "other", 1, other)
     return _ops.expand(self, other._data.shape)
 
 
 def _type_as(self, other):
+    _ops.need_tensor("type_as", "other", 1, other)
     return _ops.to_dtype(self, other.dtype)
 
 
@@ -192,16 +229,19 @@ Tensor.__rxor__ = lambda self, other: _ops.bitwise_xor(other, self)
 
 
 # ----- Operands an operator takes: anything else is NotImplemented, as in PyTorch -----
-# (so ``t + None`` and ``t + [1, 2]`` are TypeErrors and ``t != None`` is True)
+# (so ``t + None`` and ``t + [1, 2]`` are TypeErrors and ``t != None`` is True). A NumPy array is
+# NotImplemented too but for ``==``: NumPy's reflected operator then computes on ``t.__array__()``
+# (refused when ``t`` requires grad) and ``__array_wrap__`` makes the result a tensor, so ``t + a``
+# is float64 and ``a + t`` a TypeError (the array defers to ``__array_priority__``), as in PyTorch.
 import numbers as _numbers  # noqa: E402
 
 _FAST_OPERANDS = (Tensor, int, float, bool)
-_OPERANDS = (Tensor, _numbers.Number, np.generic, np.ndarray)
+_OPERANDS = (Tensor, _numbers.Number, np.generic)
 
 
-def _checks_operand(fn):
+def _checks_operand(fn, operands=_OPERANDS):
     def operator(self, other):
-        if type(other) in _FAST_OPERANDS or isinstance(other, _OPERANDS):
+        if type(other) in _FAST_OPERANDS or isinstance(other, operands):
             return fn(self, other)
         return NotImplemented
 
@@ -209,11 +249,25 @@ def _checks_operand(fn):
     return operator
 
 
-for _name in ("__sub__", "__rsub__", "__rtruediv__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
-              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
+for _name in ("__sub__", "__rsub__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+              "__rpow__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
               "__xor__", "__rand__", "__ror__", "__rxor__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
+_eq = Tensor.__eq__
+
+
+def _eq_operator(self, other):
+    if type(other) in _FAST_OPERANDS or isinstance(other, _OPERANDS) or (
+            isinstance(other, np.ndarray) and other.dtype.kind in "biufc"):  # (an array of str: False)
+        return _eq(self, other if not isinstance(other, np.ndarray) else _ops.as_tensor_arg(other))
+    return NotImplemented
+
+
+Tensor.__eq__ = _eq_operator
+# PyTorch's reflected division is ``self.reciprocal() * other``: an array's product is NumPy's
+Tensor.__rtruediv__ = _checks_operand(
+    lambda self, other: _ops.rdiv(self, other) if not isinstance(other, np.ndarray) else self.reciprocal() * other,
+    _OPERANDS + (np.ndarray,))
 
 
 # The commonest operators are the shared kernel itself (see _ops.binary_operator).
@@ -234,45 +288,15 @@ Tensor.__mul__ = Tensor.__rmul__ = _ops.binary_operator("mul", _ops.MUL, np.mult
 Tensor.__truediv__ = _ops.binary_operator("div", _ops.DIV, np.true_divide, _OPERANDS, True)
 
 
-# ----- NumPy ufuncs on tensors -----
-import operator as _operator  # noqa: E402
-
-_UFUNC_OPERATORS = {
-    "add": _operator.add, "subtract": _operator.sub, "multiply": _operator.mul, "divide": _operator.truediv,
-    "true_divide": _operator.truediv, "floor_divide": _operator.floordiv, "remainder": _operator.mod,
-    "power": _operator.pow, "matmul": _operator.matmul, "less": _operator.lt, "less_equal": _operator.le,
-    "greater": _operator.gt, "greater_equal": _operator.ge, "equal": _operator.eq, "not_equal": _operator.ne,
-}
-
-
-def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    """``np.float64(2.) - t`` runs the tensor operator, graph and all, as PyTorch's reflected
-    operators do; ``np.exp(t)`` computes on the arrays (refused when ``t`` requires grad) and gives
-    a tensor back, with bool results as uint8, as PyTorch's ``__array__``/``__array_wrap__`` do."""
-    if method == "__call__" and not kwargs and len(inputs) == 2 and ufunc.__name__ in _UFUNC_OPERATORS:
-        a, b = (x.item() if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and not x.ndim) else x
-                for x in inputs)
-        if not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray):
-            return _UFUNC_OPERATORS[ufunc.__name__](a, b)
-    if "out" in kwargs:
-        return NotImplemented
-    arrays = [x.__array__() if isinstance(x, Tensor) else x for x in inputs]
-    out = getattr(ufunc, method)(*arrays, **kwargs)
-
-    def wrap(r):
-        r = np.asarray(r)
-        return _wrap(r.astype(np.uint8) if r.dtype == np.bool_ else r)
-
-    return tuple(wrap(r) for r in out) if isinstance(out, tuple) else wrap(out)
-
-
+# ----- NumPy functions on tensors -----
 def _array_wrap(self, array, context=None, return_scalar=False):
-    """What NumPy functions that are not ufuncs (``np.round(t)``, ``np.clip(t, 0, 1)``) give back."""
+    """What NumPy gives back for a tensor (``np.exp(t)``, ``np.round(t)``, ``a * t.detach()``): a
+    tensor, with bool results as uint8, as PyTorch's ``__array_wrap__`` does. NumPy computes on
+    ``t.__array__()``, refused when ``t`` requires grad."""
     array = np.asarray(array)
     return _wrap(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
 
-Tensor.__array_ufunc__ = _array_ufunc
 Tensor.__array_wrap__ = _array_wrap
 
 
@@ -341,7 +365,7 @@ for _name, _fn in {
     "acosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"], "arccosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"],
     "atanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"], "arctanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"],
 }.items():
-    setattr(Tensor, _name, _inplace(_fn))
+    setattr(Tensor, _name, _as_method(_inplace(_fn), _name[:-1], _name) if _name[:-1] in _OF_TWO else _inplace(_fn))
 
 
 def _inplace_operator(method, ufunc):
@@ -391,6 +415,8 @@ def _zero_(self):
 
 
 def _fill_(self, value):
+    if not isinstance(value, Tensor) and not _ops.is_scalar(value):
+        raise _ops.invalid_arguments("fill_", value)  # (a method: self is not listed)
     if isinstance(value, Tensor) and has_tangent(value):  # the value's tangent fills self's
         return self.copy_(value.expand(self._data.shape))
     return _fill(self, value.item() if isinstance(value, Tensor) else value, "FillBackward2")
@@ -446,7 +472,7 @@ def _linalg_method(name):
 
         return getattr(linalg, name)(self, *args, **kwargs)
     method.__name__ = name.lstrip("_").replace("torch_", "")
-    return method
+    return _as_method(method, method.__name__) if name == "_torch_cross" else method
 
 
 Tensor.det = _linalg_method("det")
@@ -458,7 +484,15 @@ Tensor.cholesky_inverse = _linalg_method("_torch_cholesky_inverse")
 Tensor.triangular_solve = _linalg_method("_torch_triangular_solve")
 Tensor.matrix_power = _linalg_method("matrix_power")
 Tensor.matrix_exp = _linalg_method("matrix_exp")
-Tensor.orgqr = _linalg_method("householder_product")
+_householder_product = _linalg_method("householder_product")
+
+
+def _orgqr(self, input2):
+    _ops.need_tensor("orgqr", "input2", 1, input2)
+    return _householder_product(self, input2)
+
+
+Tensor.orgqr = _orgqr
 Tensor.geqrf = _linalg_method("_torch_geqrf")
 Tensor.cholesky = _linalg_method("_torch_cholesky")
 Tensor.cross = _linalg_method("_torch_cross")
@@ -487,7 +521,7 @@ for _name in (
     "masked_scatter", "moveaxis", "movedim", "nanmean", "nansum", "renorm", "rot90", "signbit", "swapdims",
     "tensor_split", "unique", "unique_consecutive", "vsplit",
 ):
-    setattr(Tensor, _name, getattr(_ops, _name))
+    setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name) if _name in _OF_TWO else getattr(_ops, _name))
 
 
 def _polygamma(self, n):
@@ -498,6 +532,7 @@ def _polygamma(self, n):
 Tensor.polygamma = _polygamma
 for _name in ("addbmm", "addmv", "addr", "baddbmm", "copysign", "digamma", "erfinv", "lgamma", "masked_scatter",
               "renorm"):
-    setattr(Tensor, _name + "_", _inplace(getattr(_ops, _name)))
+    setattr(Tensor, _name + "_", _as_method(_inplace(getattr(_ops, _name)), _name, _name + "_")
+            if _name in _OF_TWO else _inplace(getattr(_ops, _name)))
 Tensor.polygamma_ = _inplace(_polygamma)
 Tensor.swapdims_ = _shape_changing_inplace("swapdims_")

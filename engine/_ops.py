@@ -120,8 +120,13 @@ def _quietly(kernel, *args, **kwargs):
 
 
 def as_tensor_arg(x):
-    """Tensors pass through, Python and NumPy scalars stay scalars, anything else becomes a tensor."""
-    if isinstance(x, Tensor) or is_scalar(x):
+    """Tensors and Python scalars pass through, anything else becomes a tensor. A NumPy scalar is the
+    Python number, as PyTorch reads one (a ``numpy.bool_`` as a float: ``t + np.bool_(1)`` is float)."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.generic):
+        return float(x) if isinstance(x, np.bool_) else x.item()
+    if is_scalar(x):
         return x
     from ._factories import tensor
 
@@ -137,13 +142,25 @@ def type_name(x):
 def tensor_expected(fname, arg, pos, x, kind="Tensor"):
     """PyTorch's TypeError for a non-tensor where ``fname`` takes a Tensor (``pos`` None: no position),
     or for another ``kind`` of argument ("int", "str", "torch.dtype")."""
-    where = f"argument '{arg}'" + (f" (position {pos})" if pos is not None else "")
-    return TypeError(f"{fname}(): {where} must be {kind}, not {_arg_type(x)}")
+    def message(pos):
+        where = f"argument '{arg}'" + (f" (position {pos})" if pos is not None else "")
+        return f"{fname}(): {where} must be {kind}, not {_arg_type(x)}"
+
+    err = TypeError(message(pos))
+    if pos is not None and pos > 1:
+        err.method_form = (fname, message(pos - 1))
+    return err
 
 
 def need_int(fname, arg, pos, x):
     if type(x) is not int and (not isinstance(x, numbers.Integral) or isinstance(x, bool)):
         raise tensor_expected(fname, arg, pos, x, "int")
+
+
+def need_number(fname, arg, pos, x, kind="Number"):
+    """PyTorch's TypeError unless ``x`` is a number (or a tensor, which PyTorch reads as its value)."""
+    if not is_scalar(x) and not isinstance(x, Tensor):
+        raise tensor_expected(fname, arg, pos, x, kind)
 
 
 def need_tensor(fname, arg, pos, x):
@@ -159,9 +176,14 @@ def _arg_type(v):
 def invalid_arguments(fname, *args, **kwargs):
     """The first line of PyTorch's TypeError when no overload of ``fname`` takes the arguments (the
     overloads it lists after it are left out). Keywords come last, in reverse, as PyTorch lists them."""
-    got = [_arg_type(a) for a in args] + [f"{k}={_arg_type(v)}" for k, v in reversed(kwargs.items())]
-    return TypeError(f"{fname}() received an invalid combination of arguments - got ({', '.join(got)}), "
-                     "but expected one of:")
+    def message(args):
+        got = [_arg_type(a) for a in args] + [f"{k}={_arg_type(v)}" for k, v in reversed(kwargs.items())]
+        return f"{fname}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"
+
+    err = TypeError(message(args))
+    if args and isinstance(args[0], Tensor):
+        err.method_form = (fname, message(args[1:]))
+    return err
 
 
 def _given_kw(**kwargs):
@@ -447,13 +469,30 @@ def _masked_arrays(g, mask):
     return r
 
 
+def _need_operand(fname, input, other, invalid=False):
+    """A tensor or a number for ``other``, else PyTorch's TypeError: its "must be Tensor" or, where
+    ``fname`` has overloads (``invalid``), its "invalid combination"."""
+    if not isinstance(other, Tensor) and not is_scalar(other):
+        raise invalid_arguments(fname, input, other) if invalid else tensor_expected(fname, "other", 2, other)
+
+
+def _alpha(alpha):
+    # A tensor alpha is a Scalar to PyTorch (its value); computing with the tensor itself would mix
+    # it with the arrays.
+    return alpha.item() if isinstance(alpha, Tensor) else alpha
+
+
 def add(a, b, *, alpha=1):
+    if type(alpha) is not int:
+        alpha = _alpha(alpha)
+    if type(b) is not Tensor and type(b) is not float and type(b) is not int:
+        _need_operand("add", a, b)
     return _binary(a, b, ADD, np.add if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
                    None if alpha == 1 else {"alpha": alpha})
 
 
-def _is_bool(x):
-    return isinstance(x, (bool, np.bool_)) or isinstance(x, Tensor) and x._data.dtype == np.bool_
+def _is_bool(x):  # (not a numpy.bool_: PyTorch reads that as a float)
+    return isinstance(x, bool) or isinstance(x, Tensor) and x._data.dtype == np.bool_
 
 
 def _sub_check(a, b):
@@ -471,7 +510,11 @@ def _sub_check(a, b):
 
 
 def sub(a, b, *, alpha=1):
+    if type(alpha) is not int:
+        alpha = _alpha(alpha)
     tb = type(b)
+    if tb is not Tensor and tb is not float and tb is not int:
+        _need_operand("sub", a, b)
     if not (type(a) is Tensor and a._data.dtype.kind == "f"
             and (tb is float or tb is int or tb is Tensor and b._data.dtype.kind == "f")):
         _sub_check(a, b)
@@ -481,10 +524,14 @@ def sub(a, b, *, alpha=1):
 
 def rsub(input, other, *, alpha=1):
     """``other - alpha * a`` for a Python scalar ``other`` (``2 - x`` is ``RsubBackward1``)."""
+    if type(alpha) is not int:
+        alpha = _alpha(alpha)
     if not isinstance(input, Tensor) or not (isinstance(other, Tensor) or is_scalar(other)):
         raise invalid_arguments("rsub", input, other, **_given_kw(alpha=None if alpha == 1 else alpha))
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
+    if isinstance(other, np.generic):
+        other = as_tensor_arg(other)
     x = input._data
     if not ((type(other) is float or type(other) is int) and x.dtype.kind == "f"):  # else: no bool, no promotion
         _sub_check(input, other)
@@ -495,10 +542,14 @@ def rsub(input, other, *, alpha=1):
 
 
 def mul(a, b):
+    if type(b) is not Tensor and type(b) is not float and type(b) is not int:
+        _need_operand("mul", a, b)
     return _binary(a, b, MUL, np.multiply)
 
 
 def div(a, b, *, rounding_mode=None):
+    if type(b) is not Tensor and type(b) is not float and type(b) is not int:
+        _need_operand("div", a, b)
     if rounding_mode is None:
         return _binary(a, b, DIV, np.true_divide, true_div=True)
     if rounding_mode not in ("floor", "trunc"):
@@ -542,6 +593,7 @@ def _no_bool(a, b, kernel):
 
 
 def true_divide(input, other):
+    _need_operand("true_divide", input, other, invalid=True)
     return div(input, other)
 
 
@@ -561,6 +613,8 @@ def _pow_scalar(data, exponent):
 
 
 def pow(a, exponent):
+    if type(exponent) is not Tensor and type(exponent) is not float and type(exponent) is not int:
+        _need_operand("pow", a, exponent, invalid=True)
     if isinstance(exponent, Tensor):
         _no_bool(a, exponent, "pow")
     if isinstance(a, Tensor) and is_scalar(exponent):
@@ -631,6 +685,7 @@ def _add_scalar(a, other):
 
 
 def remainder(a, b):
+    _need_operand("remainder", a, b, invalid=True)
     _no_bool(a, b, "remainder_cpu")
     if isinstance(a, Tensor) and is_scalar(b):
         return _with_scalar(REMAINDER_SCALAR, _remainder, a, b)
@@ -647,6 +702,7 @@ def fmod(input, other):
 
 def floor_divide(input, other):
     """``a // b``; like PyTorch, its backward is not implemented (the node raises when reached)."""
+    _need_operand("floor_divide", input, other, invalid=True)
     _no_bool(input, other, "div_floor_cpu")
     if isinstance(input, Tensor) and is_scalar(other):
         return _with_scalar(FLOOR_DIVIDE, _floor_div, input, other)
@@ -918,6 +974,7 @@ def _xlogy(x, y):
 
 
 def xlogy(input, other):
+    _need_operand("xlogy", input, other, invalid=True)
     if is_scalar(input):
         if not isinstance(other, Tensor):
             raise invalid_arguments("xlogy", input, other)
@@ -1008,6 +1065,11 @@ NAN_TO_NUM = defop("NanToNumBackward0", lambda g, ans, x: g * isfinite(x), saves
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     need_tensor("nan_to_num", "input", 1, input)
+    for pos, (arg, v) in enumerate((("nan", nan), ("posinf", posinf), ("neginf", neginf)), 2):
+        if v is not None:
+            need_number("nan_to_num", arg, pos, v, "float")
+    if nan is None:
+        nan = 0.0
     d = input._data
     if d.dtype.kind != "f":
         return _wrap(d.copy())
@@ -1224,6 +1286,8 @@ def _softplus_double_backward(g, x, beta, threshold):
 
 def softplus(input, beta=1.0, threshold=20.0):
     need_tensor("softplus", "input", 1, input)
+    need_number("softplus", "beta", 2, beta)
+    need_number("softplus", "threshold", 3, threshold)
     d = _float_data(input) * beta
     out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
     return record(SOFTPLUS, (input,), out.astype(input._data.dtype), {"beta": beta, "threshold": threshold})
@@ -1520,6 +1584,7 @@ def glu(input, dim=-1):
 def clamp(input, min=None, max=None):
     if type(input) is not Tensor and not isinstance(input, Tensor):
         raise invalid_arguments("clamp", input, **_given_kw(min=min, max=max))
+    _clamp_bounds("clamp", input, min, max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -1535,32 +1600,42 @@ def clamp(input, min=None, max=None):
     return record(CLAMP, (input,), np.clip(input._data.astype(dt, copy=False), min, max), {"min": min, "max": max})
 
 
+def _clamp_bounds(fname, input, *bounds):
+    """Bounds are numbers, tensors or None; else PyTorch's "invalid combination" (as if positional)."""
+    for b in bounds:
+        if b is not None and not isinstance(b, Tensor) and not is_scalar(b):
+            raise invalid_arguments(fname, input, *(b for b in bounds if b is not None))
+
+
 def clip(input, min=None, max=None):
     if type(input) is not Tensor and not isinstance(input, Tensor):
         raise invalid_arguments("clip", input, **_given_kw(min=min, max=max))
+    _clamp_bounds("clip", input, min, max)
     return clamp(input, min, max)
 
 
 def clamp_min(input, min):
     if type(input) is not Tensor and not isinstance(input, Tensor):
         raise invalid_arguments("clamp_min", input, min)
+    _need_operand("clamp_min", input, min, invalid=True)
     return record(CLAMP_MIN, (input,), np.maximum(input._data, min).astype(input._data.dtype, copy=False), {"min": min})
 
 
 def clamp_max(input, max):
     if type(input) is not Tensor and not isinstance(input, Tensor):
         raise invalid_arguments("clamp_max", input, max)
+    _need_operand("clamp_max", input, max, invalid=True)
     return record(CLAMP_MAX, (input,), np.minimum(input._data, max).astype(input._data.dtype, copy=False), {"max": max})
 
 
 def _rounding(name, fwd):
     op = ROUNDING[name]
 
-    def f(input, *args, **kwargs):
+    def f(input):  # (no more: NumPy would take a second argument as ``out`` and write to it)
         need_tensor(name, "input", 1, input)
-        return record(op, (input,), fwd(input._data, *args, **kwargs))
+        return record(op, (input,), fwd(input._data))
 
-    f.__name__ = name
+    f.__name__ = f.__qualname__ = name
     globals()[name] = f
 
 
@@ -1621,7 +1696,7 @@ signbit = _elementwise_test("signbit", np.signbit)  # (True for -0.0)
 
 # ----- Comparison and logic (never differentiable) -----
 
-_COMPARED = (Tensor, numbers.Number, np.generic, np.ndarray)
+_COMPARED = (Tensor, numbers.Number, np.generic)
 
 
 def _compare(fwd, name):
@@ -1631,7 +1706,6 @@ def _compare(fwd, name):
         if logical and (type(input) is not Tensor or type(other) is not Tensor):  # (tensors only; eq and the like
             _tensor_pair(name, input, other)                                    # also take a number for other)
         if type(input) is not Tensor or type(other) is not Tensor and type(other) is not float and type(other) is not int:
-            # (an array too: the operators hand one on, as PyTorch's take it; its functions refuse it)
             if not isinstance(input, Tensor) or not isinstance(other, _COMPARED):
                 raise invalid_arguments(name, input, other)
             input, other = as_tensor_arg(input), as_tensor_arg(other)
@@ -1661,13 +1735,19 @@ not_equal = _compare(np.not_equal, "not_equal")
 
 
 def _bitwise(fwd):
+    name = fwd.__name__
+
     def f(input, other):
+        if not isinstance(input, Tensor) and not isinstance(other, Tensor) or not (
+                isinstance(input, Tensor) or is_scalar(input)) or not (isinstance(other, Tensor) or is_scalar(other)):
+            raise invalid_arguments(name, input, other)
         a, b = as_tensor_arg(input), as_tensor_arg(other)
         dt = _result_np_dtype(a, b)
         if dt.kind == "f":
             raise NotImplementedError(f'"{fwd.__name__}_cpu" not implemented for \'{_dtypes.from_numpy_dtype(dt)._legacy[:-6]}\'')
         return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))).astype(dt, copy=False))
 
+    f.__name__ = f.__qualname__ = name
     return f
 
 
@@ -2119,7 +2199,7 @@ def logsumexp(input, dim, keepdim=False):
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over ``dim`` (all elements by default): one ``LinalgVectorNormBackward0`` node."""
-    return _norm(input, p, dim, keepdim, dtype, NORM)
+    return _norm(input, "fro" if p is None else p, dim, keepdim, dtype, NORM)
 
 
 # What C++ inside PyTorch gets for ``at::norm(t, p, dim, keepdim)`` (pairwise_distance): the same rule
@@ -2346,6 +2426,7 @@ def mm(input, mat2):
 
 def mv(input, vec):
     need_tensor("mv", "input", 1, input)
+    need_tensor("mv", "vec", 2, vec)
     if input._data.ndim != 2 or vec._data.ndim != 1 or input._data.shape[1] != vec._data.shape[0]:
         r, c = (input._data.shape + (0, 0))[:2]
         raise RuntimeError(f"size mismatch, got input ({r}), mat ({r}x{c}), vec ({vec._data.shape[0]})")
@@ -2355,6 +2436,7 @@ def mv(input, vec):
 
 def dot(input, tensor):
     need_tensor("dot", "input", 1, input)
+    need_tensor("dot", "tensor", 2, tensor)
     if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
@@ -2369,6 +2451,7 @@ def dot(input, tensor):
 
 def bmm(input, mat2):
     need_tensor("bmm", "input", 1, input)
+    need_tensor("bmm", "mat2", 2, mat2)
     if input._data.ndim != 3 or mat2._data.ndim != 3:
         raise RuntimeError(f"batch1 must be a 3D tensor")
     if input._data.shape[0] != mat2._data.shape[0] or input._data.shape[2] != mat2._data.shape[1]:
@@ -3780,6 +3863,7 @@ NLL2D, NLL2D_BACKWARD = _nll_ops("NllLoss2D")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     """Numerically stable sigmoid + binary cross entropy in one node."""
+    _target_sized(target)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({Size(target._data.shape)}) must be the same as input size ({Size(input._data.shape)})")
@@ -3797,6 +3881,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    _target_sized(target)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
@@ -3812,7 +3897,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                   {"weight": weight, "reduction": reduction})
 
 
+def _target_sized(target):
+    # PyTorch's Python losses read target.size() first: its AttributeError for None or a list, and
+    # "'int' object is not callable" for a NumPy array (whose size is an int)
+    if type(target) is not Tensor and not isinstance(target, Tensor):
+        target.size()
+
+
 def _size_warning(input, target):
+    _target_sized(target)
     if input._data.shape != target._data.shape:
         warnings.warn(
             f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
@@ -3905,6 +3998,7 @@ def _smooth_terms(input, target, reduction, cutoff, small, large):
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _target_sized(target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
@@ -3914,6 +4008,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    _target_sized(target)
     if weight is not None:
         raise NotImplementedError("huber_loss with a weight is not available in this engine")
     if delta <= 0:
@@ -3932,6 +4027,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Negative log likelihood of class indices; like PyTorch, 4-D input is ``nll_loss2d`` and 3-D or
     5-D+ input is viewed as 4-D first."""
     need_tensor("nll_loss_nd", "input", 1, input)
+    need_tensor("nll_loss_nd", "target", 2, target)
     nd = input._data.ndim
     n_in, n_tgt = (input._data.shape[0] if nd > 1 else 1), (target._data.shape[0] if target._data.ndim else 1)
     if nd == 1 and target._data.ndim == 1 and n_tgt != 1:
@@ -4041,6 +4137,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """``log_softmax`` then ``nll_loss``, or PyTorch's composite graphs for class probabilities
     (a target shaped like the input) and for label smoothing."""
     need_tensor("cross_entropy_loss", "input", 1, input)
+    need_tensor("cross_entropy_loss", "target", 2, target)
     cdim = 0 if input._data.ndim == 1 else 1
     logp = log_softmax(input, cdim)
     if target._data.shape == input._data.shape:
@@ -4303,6 +4400,7 @@ def kron(input, other):
     # PyTorch's KronImpl: each operand viewed with a size-1 dim beside each of its dims, their product
     # (broadcast) viewed back
     need_tensor("kron", "input", 1, input)
+    need_tensor("kron", "other", 2, other)
     nd = builtins.max(input._data.ndim, other._data.ndim)
     sa = (1,) * (nd - input._data.ndim) + input._data.shape
     sb = (1,) * (nd - other._data.ndim) + other._data.shape
@@ -4332,6 +4430,7 @@ def _masked_select_backward(g, mask):
 
 def masked_select(input, mask):
     need_tensor("masked_select", "input", 1, input)
+    need_tensor("masked_select", "mask", 2, mask)
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = _broadcast_checked(mask._data.shape, input._data.shape)
@@ -4915,6 +5014,7 @@ def _put_zeros(g, shape, index):
 
 def take(input, index):
     need_tensor("take", "input", 1, input)
+    need_tensor("take", "index", 2, index)
     idx = index._data
     if idx.dtype != np.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_type(index)}")
@@ -4930,6 +5030,7 @@ def take(input, index):
 
 def take_along_dim(input, indices, dim=None):
     need_tensor("take_along_dim", "input", 1, input)
+    need_tensor("take_along_dim", "indices", 2, indices)
     idx = indices._data
     if idx.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_type(indices)}")
@@ -5256,6 +5357,7 @@ EMBEDDING_DENSE_BACKWARD = defop(
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """``torch.embedding``: rows of ``weight`` picked by ``indices`` (``F.embedding`` checks and renorms first)."""
     need_tensor("embedding", "weight", 1, weight)
+    need_tensor("embedding", "indices", 2, indices)
     w, idx = weight._data, indices._data
     if w.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
@@ -5778,6 +5880,7 @@ def tensordot(a, b, dims=2, out=None):
 def inner(input, other):
     """The sum of products over the last dim of each: ``tensordot`` over their last dims."""
     need_tensor("inner", "input", 1, input)
+    need_tensor("inner", "other", 2, other)
     input, other = as_tensor_arg(input), as_tensor_arg(other)
     if input._data.ndim == 0 or other._data.ndim == 0:
         return mul(input, other)
@@ -6284,6 +6387,7 @@ def _pnorm_last(d, p):
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of ``x1`` and each row of ``x2`` (batched): one CdistBackward0."""
     need_tensor("cdist", "x1", 1, x1)
+    need_tensor("cdist", "x2", 2, x2)
     if x1._data.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1._data.ndim}D")
     if x2._data.ndim < 2:
@@ -6349,6 +6453,7 @@ def _neg_or_none(g):
 def dist(input, other, p=2):
     """The p-norm of ``input - other``: one DistBackward0 node."""
     need_tensor("dist", "input", 1, input)
+    need_tensor("dist", "other", 2, other)
     a, b = input._data, other._data
     shape = _broadcast_checked(a.shape, b.shape)
     if a.dtype.kind != "f" or b.dtype != a.dtype:
@@ -6394,6 +6499,7 @@ def copysign(a, b):
     """``a``'s magnitudes with ``b``'s signs (a float result)."""
     if type(a) is not Tensor and not isinstance(a, Tensor):
         raise invalid_arguments("copysign", a, b)
+    _need_operand("copysign", a, b, invalid=True)
     if is_scalar(b):
         d = a._data
         dt = d.dtype if d.dtype.kind == "f" else _dtypes.get_default_dtype().np
@@ -6782,6 +6888,9 @@ def argwhere(input):
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``."""
+    if not (isinstance(elements, Tensor) or isinstance(test_elements, Tensor)) or not builtins.all(
+            isinstance(x, Tensor) or is_scalar(x) for x in (elements, test_elements)):
+        raise invalid_arguments("isin", elements, test_elements, **_given_kw(assume_unique=assume_unique, invert=invert))
     a = elements._data if isinstance(elements, Tensor) else np.asarray(elements)
     b = test_elements._data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     return _wrap(np.asarray(np.isin(a, b, invert=invert)))
@@ -6835,6 +6944,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 def bincount(input, weights=None, minlength=0):
     """How many times each non-negative integer occurs (or the sums of ``weights`` at each)."""
     need_tensor("bincount", "input", 1, input)
+    if weights is not None:
+        need_tensor("bincount", "weights", 2, weights)
     d = input._data
     if d.dtype.kind not in "iub":
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_type(input)}\'')
@@ -6876,6 +6987,9 @@ def histc(input, bins=100, min=0, max=0):
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
     """Where each of ``values`` would go in ``sorted_sequence`` (along its last dim) to keep it sorted."""
     if type(sorted_sequence) is not Tensor and not isinstance(sorted_sequence, Tensor):
+        raise invalid_arguments("searchsorted", sorted_sequence, values,
+                                **_given_kw(out_int32=out_int32, right=right, side=side, sorter=sorter))
+    if not isinstance(values, Tensor) and not is_scalar(values):
         raise invalid_arguments("searchsorted", sorted_sequence, values,
                                 **_given_kw(out_int32=out_int32, right=right, side=side, sorter=sorter))
     if side is not None:

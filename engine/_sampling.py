@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from . import _grad_mode, _ops
+from . import _grad_mode, _ops, _random
 from ._random import fill_in_memory_order, generator_or_default
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, record
 
@@ -284,6 +284,8 @@ def poisson(input, generator=None):
     """A Poisson count for each rate: PyTorch's sample_poisson, the transformed rejection method
     (Hormann 1993) from rate 10, a product of uniforms below it."""
     _ops.need_tensor("poisson", "input", 1, input)
+    if generator is not None and not isinstance(generator, _random.Generator):
+        raise _ops.tensor_expected("poisson", "generator", 2, generator, "torch.Generator")
     d = input._data
     if d.dtype.kind != "f":
         raise NotImplementedError(f'"poisson_cpu" not implemented for \'{_ops._scalar_type(input)}\'')

@@ -571,7 +571,6 @@ class Tensor:
     _post_hooks = None
     _accumulator = None
     _fw_grad = None  # the tangent at the current forward-AD level (autograd.forward_ad)
-    __array_ufunc__ = None  # replaced in _methods: NumPy operators run ours, ufuncs give tensors back
     __array_priority__ = 1000
 
     def __new__(cls, *args, **kwargs):

@@ -366,6 +366,7 @@ def _singular_solve(A, info, fname="torch.linalg.solve"):
 def solve(A, B, *, left=True):
     """X with ``A X = B`` (``XA = B`` when ``left=False``); B may be a (batch of) vector(s)."""
     need_tensor("linalg_solve", "A", 1, A)
+    need_tensor("linalg_solve", "B", 2, B)
     x, info = _solve(A, B, left, "linalg.solve")
     if info.any():
         raise _singular_solve(A, info)
@@ -375,6 +376,7 @@ def solve(A, B, *, left=True):
 def solve_ex(A, B, *, left=True, check_errors=False):
     """``(result, info)``: ``solve`` that reports a singular matrix in info instead of raising."""
     need_tensor("linalg_solve_ex", "A", 1, A)
+    need_tensor("linalg_solve_ex", "B", 2, B)
     x, info = _solve(A, B, left, "linalg.solve")
     if check_errors and info.any():
         raise _singular_solve(A, info, "torch.linalg.solve_ex")
@@ -1243,6 +1245,7 @@ def householder_product(A, tau):
     """The first n columns of the product of the Householder reflectors I - tau_i v_i v_i^T stored
     below the diagonal of A (m x n, m >= n), as LAPACK's orgqr; ``LinalgHouseholderProductBackward0``."""
     need_tensor("linalg_householder_product", "input", 1, A)
+    need_tensor("linalg_householder_product", "tau", 2, tau)
     fname = "torch.linalg.householder_product"
     a, t = A._data, tau._data
     if a.ndim < 2:
@@ -1326,6 +1329,7 @@ def _cross(a, b, dim):
 def cross(input, other, *, dim=-1):
     """The cross product of 3-vectors along ``dim``; inputs broadcast. Node ``LinalgCrossBackward0``."""
     need_tensor("linalg_cross", "input", 1, input)
+    need_tensor("linalg_cross", "other", 2, other)
     d = _cross_checks(input, other, dim, "linalg.cross")
     out = _cross(input, other, d)
     return _given(out, dim=dim) if dim != d else out
@@ -1333,6 +1337,8 @@ def cross(input, other, *, dim=-1):
 
 def _torch_cross(input, other, dim=None):
     """``torch.cross``: without ``dim``, the first dim of size 3 (deprecated, with PyTorch's warning, once)."""
+    need_tensor("cross", "input", 1, input)
+    need_tensor("cross", "other", 2, other)
     if dim is None:
         _warn_once("cross", 
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "

@@ -12,7 +12,7 @@ from .. import _grad_mode, _lazy, _ops
 from .._ops import addmm, matmul
 from .._factories import filled_like
 from .._random import default_generator
-from .._ops import need_tensor
+from .._ops import need_number, need_tensor
 from .._tensor import Tensor, _wrap
 
 
@@ -54,6 +54,7 @@ softmin = _softmax_like("softmin", _ops.softmax, "softmax", negate=True)
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias`` (``AddmmBackward0`` for a 2-D input with bias, as in PyTorch)."""
     need_tensor("linear", "input", 1, input)
+    need_tensor("linear", "weight", 2, weight)
     if input.dim() == 2 and bias is not None:
         return addmm(bias, input, weight.t())
     if bias is not None and input.is_contiguous():  # any other rank: flattened to 2-D around one addmm
@@ -87,11 +88,13 @@ def silu(input, inplace=False):
 
 def elu(input, alpha=1.0, inplace=False):
     need_tensor("elu", "input", 1, input)
+    need_number("elu", "alpha", 2, alpha)
     return _maybe_inplace(_ops.elu, input, inplace, alpha)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     need_tensor("leaky_relu", "input", 1, input)
+    need_number("leaky_relu", "negative_slope", 2, negative_slope)
     return _maybe_inplace(_ops.leaky_relu, input, inplace, negative_slope)
 
 
@@ -114,6 +117,7 @@ def selu(input, inplace=False):
 
 def celu(input, alpha=1.0, inplace=False):
     need_tensor("celu", "input", 1, input)
+    need_number("celu", "alpha", 2, alpha)
     return _maybe_inplace(_ops.celu, input, inplace, alpha)
 
 
@@ -248,6 +252,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     need_tensor("kl_div", "input", 1, input)
+    need_tensor("kl_div", "target", 2, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     elif reduction == "mean":
@@ -295,6 +300,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """PyTorch's composite: each input over its norm (a clone, clamped to ``eps`` outside the
     graph), then the product summed over ``dim``."""
     need_tensor("cosine_similarity", "x1", 1, x1)
+    need_tensor("cosine_similarity", "x2", 2, x2)
     if x1.shape != x2.shape:
         shape = tuple(np.broadcast_shapes(x1.shape, x2.shape))
         x1, x2 = x1.expand(shape), x2.expand(shape)
@@ -308,6 +314,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     need_tensor("pairwise_distance", "x1", 1, x1)
+    need_tensor("pairwise_distance", "x2", 2, x2)
     dim = max(x1.dim(), x2.dim()) - 1
     d = _ops._add_scalar(x1 - x2, eps)
     return _ops._norm(d, p, dim, keepdim, None, _ops.NORM_DIM)

@@ -361,3 +361,196 @@ TOP_LEVEL = {
 @pytest.mark.parametrize("name", list(TOP_LEVEL))
 def test_top_level_activations_match_torch(torch_ref, et, name):
     same(torch_ref, et, TOP_LEVEL[name])
+
+
+# A NumPy array beside a tensor, as in PyTorch: the tensor's operators refuse it (NotImplemented)
+# but ``==``, so NumPy's reflected operator computes on ``t.__array__()`` and gives back a tensor
+# (float64: NumPy's promotion), an array on the left defers to the tensor and fails, and a tensor
+# that requires grad refuses to be an array. NumPy scalars are Python numbers to PyTorch.
+def _nd(*v):
+    return __import__("numpy").array(v if len(v) != 1 else v[0])
+
+
+NUMPY_OPERANDS = {
+    "t + a": lambda t: t.tensor([1.0, 2.0]) + _nd(1.0, 1.0),
+    "t + 0-d a": lambda t: t.tensor([1.0, 2.0]) + _nd(2.0),
+    "t * int a": lambda t: t.tensor([1.0, 2.0]) * _nd(1, 2),
+    "t ** 0-d a": lambda t: t.tensor([1.0, 2.0]) ** _nd(2.0),
+    "t // a": lambda t: t.tensor([3.0, 2.0]) // _nd(2.0, 2.0),
+    "a + t": lambda t: _nd(1.0, 1.0) + t.tensor([1.0, 2.0]),
+    "a - t": lambda t: _nd(1.0, 1.0) - t.tensor([1.0, 2.0]),
+    "a * t": lambda t: _nd(1.0, 1.0) * t.tensor([1.0, 2.0]),
+    "a / t": lambda t: _nd(1.0, 1.0) / t.tensor([1.0, 2.0]),
+    "0-d a / t": lambda t: _nd(2.0) / t.tensor([1.0, 2.0]),
+    "a @ t": lambda t: _nd([1.0, 1.0], [1.0, 1.0]) @ t.tensor([1.0, 2.0]),
+    "t @ 0-d a": lambda t: t.tensor([1.0, 2.0]) @ _nd(2.0),
+    "t == a": lambda t: t.tensor([1.0, 2.0]) == _nd(1.0, 1.0),
+    "a == t": lambda t: _nd(1.0, 1.0) == t.tensor([1.0, 2.0]),
+    "t == a of str": lambda t: t.tensor([1.0, 2.0]) == _nd("a", "b"),
+    "t != a": lambda t: t.tensor([1.0, 2.0]) != _nd(1.0, 1.0),
+    "t < a": lambda t: t.tensor([1.0, 2.0]) < _nd(1.0, 1.0),
+    "t & a": lambda t: t.tensor([1, 2]) & _nd(1, 1),
+    "requires grad + a": lambda t: t.tensor([1.0, 2.0], requires_grad=True) + _nd(1.0, 1.0),
+    "a / requires grad": lambda t: _nd(1.0, 1.0) / t.tensor([1.0, 2.0], requires_grad=True),
+    "requires grad == a": lambda t: t.tensor([1.0, 2.0], requires_grad=True) == _nd(1.0, 1.0),
+    "np.equal(t, t)": lambda t: __import__("numpy").equal(t.tensor([1.0, 2.0]), t.tensor([1.0, 3.0])),
+    "np.exp(t)": lambda t: __import__("numpy").exp(t.tensor([0.0, 1.0])),
+    "float64 scalar - t": lambda t: __import__("numpy").float64(2.0) - t.tensor([1.0, 2.0]),
+    "float64 scalar & t": lambda t: __import__("numpy").float64(2.0) & t.tensor([1.0, 2.0]),
+    "int t * float64 scalar": lambda t: t.tensor([1, 2]) * __import__("numpy").float64(2.0),
+    "int t * float32 scalar": lambda t: t.tensor([1, 2]) * __import__("numpy").float32(2.5),
+    "int t + bool_": lambda t: t.tensor([1, 2]) + __import__("numpy").bool_(True),
+    "t - bool_": lambda t: t.tensor([1.0, 2.0]) - __import__("numpy").bool_(True),
+    "bool_ - int t": lambda t: __import__("numpy").bool_(True) - t.tensor([1, 2]),
+    "bool t - bool_": lambda t: t.tensor([True]) - __import__("numpy").bool_(True),
+    "requires grad * float64 scalar": lambda t: (lambda x: (x * __import__("numpy").float64(3.0)).grad_fn.name())(
+        t.tensor([1.0], requires_grad=True)),
+}
+
+
+def _outcome(fn, mod):
+    """What ``fn(mod)`` gave, as plain data, or its exception's class and first line (PyTorch's
+    NumPy interplay also warns of NumPy deprecations, which are not compared)."""
+    from tests.engine.opinfo import outcome
+
+    result = outcome(fn, mod)[0]
+    return result if result[0] == "ok" else (result[0], result[1], result[2].split("\n")[0])
+
+
+@pytest.mark.parametrize("name", list(NUMPY_OPERANDS))
+def test_numpy_operands_as_pytorchs(torch_ref, et, name):
+    assert _outcome(NUMPY_OPERANDS[name], et) == _outcome(NUMPY_OPERANDS[name], torch_ref)
+
+
+# Something else than a tensor or a number as the second argument: PyTorch's TypeError, word for
+# word (the first line), where the engine computed (a list or an array made a tensor) or failed
+# inside (``'list' object has no attribute '_data'``). A method counts positions from the argument
+# after self and leaves self out of an invalid combination; an in-place method is named as itself.
+def _t(t):
+    return t.tensor([1.0, 2.0])
+
+
+SECOND_ARGUMENT = {
+    "add(t, None)": lambda t: t.add(_t(t), None),
+    "add(t, list)": lambda t: t.add(_t(t), [1.0, 2.0]),
+    "add(t, array)": lambda t: t.add(_t(t), _nd(1.0, 2.0)),
+    "t.add(array)": lambda t: _t(t).add(_nd(1.0, 2.0)),
+    "t.add_(None)": lambda t: _t(t).add_(None),
+    "sub(t, list)": lambda t: t.sub(_t(t), [1.0, 2.0]),
+    "t.mul(None)": lambda t: _t(t).mul(None),
+    "t.mul_(list)": lambda t: _t(t).mul_([1.0, 2.0]),
+    "div(t, str)": lambda t: t.div(_t(t), "a"),
+    "true_divide(t, list)": lambda t: t.true_divide(_t(t), [1.0, 2.0]),
+    "pow(t, array)": lambda t: t.pow(_t(t), _nd(1.0, 2.0)),
+    "t.pow_(list)": lambda t: _t(t).pow_([1.0, 2.0]),
+    "remainder(t, list)": lambda t: t.remainder(_t(t), [1.0, 2.0]),
+    "floor_divide(t, array)": lambda t: t.floor_divide(_t(t), _nd(1.0, 2.0)),
+    "xlogy(t, list)": lambda t: t.xlogy(_t(t), [1.0, 2.0]),
+    "copysign(t, None)": lambda t: t.copysign(_t(t), None),
+    "t.copysign_(None)": lambda t: _t(t).copysign_(None),
+    "clamp(t, list)": lambda t: t.clamp(_t(t), [1.0]),
+    "clip(t, str)": lambda t: t.clip(_t(t), "a"),
+    "clamp_min(t, array)": lambda t: t.clamp_min(_t(t), _nd(1.0, 2.0)),
+    "t.clamp_min_(None)": lambda t: _t(t).clamp_min_(None),
+    "clamp_max(t, None)": lambda t: t.clamp_max(_t(t), None),
+    "eq(t, array)": lambda t: t.eq(_t(t), _nd(1.0, 2.0)),
+    "lt(t, list)": lambda t: t.lt(_t(t), [1.0, 2.0]),
+    "t.eq(None)": lambda t: _t(t).eq(None),
+    "t.greater(array)": lambda t: _t(t).greater(_nd(1.0, 2.0)),
+    "bitwise_and(t, list)": lambda t: t.bitwise_and(t.tensor([1, 2]), [1, 2]),
+    "bitwise_and(1, 2)": lambda t: t.bitwise_and(1, 2),
+    "dot(t, list)": lambda t: t.dot(_t(t), [1.0, 2.0]),
+    "t.dot(None)": lambda t: _t(t).dot(None),
+    "mv(m, array)": lambda t: t.mv(t.ones(2, 2), _nd(1.0, 2.0)),
+    "kron(t, None)": lambda t: t.kron(_t(t), None),
+    "take(t, list)": lambda t: t.take(_t(t), [0]),
+    "t.take_along_dim(list)": lambda t: _t(t).take_along_dim([0]),
+    "inner(t, list)": lambda t: t.inner(_t(t), [1.0, 2.0]),
+    "bmm(t, None)": lambda t: t.bmm(t.ones(1, 2, 2), None),
+    "cdist(t, list)": lambda t: t.cdist(t.ones(2, 2), [[1.0, 2.0]]),
+    "masked_select(t, list)": lambda t: t.masked_select(_t(t), [True, False]),
+    "embedding(w, list)": lambda t: t.embedding(t.ones(3, 2), [0, 1]),
+    "dist(t, None)": lambda t: t.dist(_t(t), None),
+    "t.fmin(list)": lambda t: _t(t).fmin([1.0, 2.0]),
+    "t.atan2_(None)": lambda t: _t(t).atan2_(None),
+    "cross(t, None)": lambda t: t.cross(t.ones(3), None, dim=0),
+    "t.cross(list)": lambda t: t.ones(3).cross([1.0, 2.0, 3.0]),
+    "t.expand_as(None)": lambda t: _t(t).expand_as(None),
+    "t.view_as(list)": lambda t: _t(t).view_as([1.0, 2.0]),
+    "t.reshape_as(array)": lambda t: _t(t).reshape_as(_nd(1.0, 2.0)),
+    "t.type_as(None)": lambda t: _t(t).type_as(None),
+    "t.orgqr(None)": lambda t: t.ones(2, 2).orgqr(None),
+    "linalg.solve(A, list)": lambda t: t.linalg.solve(t.eye(2), [1.0, 2.0]),
+    "linalg.cross(t, None)": lambda t: t.linalg.cross(t.ones(3), None),
+    "linalg.householder_product(A, None)": lambda t: t.linalg.householder_product(t.ones(2, 2), None),
+    "F.linear(t, list)": lambda t: t.nn.functional.linear(_t(t), [[1.0, 2.0]]),
+    "F.nll_loss(t, list)": lambda t: t.nn.functional.nll_loss(t.ones(2, 3), [0, 1]),
+    "F.cross_entropy(t, array)": lambda t: t.nn.functional.cross_entropy(t.ones(2, 3), _nd(0, 1)),
+    "F.kl_div(t, None)": lambda t: t.nn.functional.kl_div(_t(t), None),
+    "F.cosine_similarity(t, list)": lambda t: t.nn.functional.cosine_similarity(t.ones(2, 2), [[1.0, 2.0]]),
+    "F.pairwise_distance(t, None)": lambda t: t.nn.functional.pairwise_distance(t.ones(2, 2), None),
+    "F.mse_loss(t, None)": lambda t: t.nn.functional.mse_loss(_t(t), None),
+    "F.mse_loss(t, array)": lambda t: t.nn.functional.mse_loss(_t(t), _nd(1.0, 2.0)),
+    "F.l1_loss(t, list)": lambda t: t.nn.functional.l1_loss(_t(t), [1.0, 2.0]),
+    "F.binary_cross_entropy(t, None)": lambda t: t.nn.functional.binary_cross_entropy(_t(t) / 4, None),
+    "F.bce_with_logits(t, array)": lambda t: t.nn.functional.binary_cross_entropy_with_logits(_t(t), _nd(1.0, 0.0)),
+    "F.huber_loss(t, list)": lambda t: t.nn.functional.huber_loss(_t(t), [1.0, 2.0]),
+    "F.smooth_l1_loss(t, None)": lambda t: t.nn.functional.smooth_l1_loss(_t(t), None),
+    "F.elu(t, list)": lambda t: t.nn.functional.elu(_t(t), [1.0]),
+    "F.leaky_relu(t, array)": lambda t: t.nn.functional.leaky_relu(_t(t), _nd(0.1, 0.2)),
+    "F.celu(t, None)": lambda t: t.nn.functional.celu(_t(t), None),
+    "F.softplus(t, list)": lambda t: t.nn.functional.softplus(_t(t), [1.0]),
+    "nan_to_num(t, list)": lambda t: t.nan_to_num(_t(t), [1.0]),
+    "poisson(t, list)": lambda t: t.poisson(_t(t), [1.0]),
+    "isin(t, list)": lambda t: t.isin(_t(t), [1.0]),
+    "isin(list, t)": lambda t: t.isin([1.0], _t(t)),
+    "result_type(t, None)": lambda t: t.result_type(_t(t), None),
+    "searchsorted(t, list)": lambda t: t.searchsorted(_t(t), [1.0]),
+    "t.fill_(None)": lambda t: _t(t).fill_(None),
+    "t.fill_(list)": lambda t: _t(t).fill_([1.0]),
+    "floor(t, None)": lambda t: t.floor(_t(t), None),
+}
+
+
+@pytest.mark.parametrize("name", list(SECOND_ARGUMENT))
+def test_second_argument_errors_are_torchs(torch_ref, et, name):
+    want = _outcome(SECOND_ARGUMENT[name], torch_ref)
+    assert want[0] == "raised"
+    assert _outcome(SECOND_ARGUMENT[name], et) == want
+
+
+# What those checks leave working (or now work: a None that is a default, a tensor alpha).
+SECOND_ARGUMENT_WORKS = {
+    "nan_to_num(t, None)": lambda t: t.nan_to_num(t.tensor([float("nan"), 1.0]), None),
+    "norm(t, None)": lambda t: t.norm(t.tensor([3.0, 4.0]), None),
+    "t.norm(None)": lambda t: t.tensor([3.0, 4.0]).norm(None),
+    "add(alpha=tensor)": lambda t: t.ones(2).add(t.ones(2), alpha=t.tensor(0.5)),
+    "sub_(alpha=tensor)": lambda t: t.ones(2).sub_(t.ones(2), alpha=t.tensor(0.5)),
+    "isin(1.0, t)": lambda t: t.isin(1.0, _t(t)),
+    "isin(t, 1.0)": lambda t: t.isin(_t(t), 1.0),
+    "result_type(1.0, t)": lambda t: t.result_type(1.0, t.tensor([1, 2])),
+    "searchsorted(t, 1.5)": lambda t: t.searchsorted(_t(t), 1.5),
+    "clamp(t, tensor)": lambda t: t.clamp(_t(t), t.tensor([1.5, 1.5])),
+    "clamp_min(t, float64 scalar)": lambda t: t.clamp_min(_t(t), __import__("numpy").float64(1.5)),
+    "eq(t, float64 scalar)": lambda t: t.eq(_t(t), __import__("numpy").float64(2.0)),
+    "xlogy(2.0, t)": lambda t: t.xlogy(2.0, _t(t)),
+    "pow(2, t)": lambda t: t.pow(2, _t(t)),
+    "t.fill_(0-d tensor)": lambda t: _t(t).fill_(t.tensor(3.0)),
+    "F.elu(t, 0.5)": lambda t: t.nn.functional.elu(_t(t) - 2, 0.5),
+    "F.softplus(t, 2, 10)": lambda t: t.nn.functional.softplus(_t(t), 2, 10),
+    "p.add_(d, alpha=t) under no_grad": lambda t: _step_with_tensor_alpha(t),
+}
+
+
+def _step_with_tensor_alpha(t):
+    p = t.ones(2, requires_grad=True)
+    with t.no_grad():
+        p.add_(t.ones(2), alpha=t.tensor(-0.5))  # (what LBFGS does with its step size)
+    return p
+
+
+@pytest.mark.parametrize("name", list(SECOND_ARGUMENT_WORKS))
+def test_second_argument_checks_leave_valid_calls_alone(torch_ref, et, name):
+    want = _outcome(SECOND_ARGUMENT_WORKS[name], torch_ref)
+    assert want[0] == "ok", want
+    assert _outcome(SECOND_ARGUMENT_WORKS[name], et) == want
