@@ -1020,7 +1020,8 @@ def _lerp(a, b, w):
 
 
 def lerp(input, end, weight):
-    if type(input) is not Tensor and not isinstance(input, Tensor):
+    if type(input) is not Tensor and not isinstance(input, Tensor) or not isinstance(end, Tensor) or not (
+            isinstance(weight, Tensor) or is_scalar(weight)):
         raise invalid_arguments("lerp", input, end, weight)
     if input._data.dtype != end._data.dtype:
         raise RuntimeError(f"expected dtype {_scalar_type(input).lower()} for `end` but got dtype "
@@ -2464,6 +2465,10 @@ def bmm(input, mat2):
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     need_tensor("addmm", "input", 1, input)
+    if type(mat1) is not Tensor:
+        need_tensor("addmm", "mat1", 2, mat1)
+    if type(mat2) is not Tensor:
+        need_tensor("addmm", "mat2", 3, mat2)
     for x, y, names in ((mat1, mat2, "mat1 and mat2"), (input, mat2, "self and mat2")):
         if x._data.dtype != y._data.dtype:
             raise RuntimeError(
@@ -3334,6 +3339,8 @@ def gather(input, dim, index, *, sparse_grad=False):
     """``out[i][j][k] = x[index[i][j][k]][j][k]`` (for dim 0): the result has the index's shape, which
     may be smaller than ``x`` but never larger (NumPy's take_along_axis would broadcast it)."""
     need_tensor("gather", "input", 1, input)
+    if type(index) is not Tensor:
+        need_tensor("gather", "index", 3, index)
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
     idx = index._data
@@ -4027,7 +4034,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Negative log likelihood of class indices; like PyTorch, 4-D input is ``nll_loss2d`` and 3-D or
     5-D+ input is viewed as 4-D first."""
     need_tensor("nll_loss_nd", "input", 1, input)
-    need_tensor("nll_loss_nd", "target", 2, target)
+    if type(target) is not Tensor:
+        need_tensor("nll_loss_nd", "target", 2, target)
     nd = input._data.ndim
     n_in, n_tgt = (input._data.shape[0] if nd > 1 else 1), (target._data.shape[0] if target._data.ndim else 1)
     if nd == 1 and target._data.ndim == 1 and n_tgt != 1:
@@ -4137,7 +4145,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """``log_softmax`` then ``nll_loss``, or PyTorch's composite graphs for class probabilities
     (a target shaped like the input) and for label smoothing."""
     need_tensor("cross_entropy_loss", "input", 1, input)
-    need_tensor("cross_entropy_loss", "target", 2, target)
+    if type(target) is not Tensor:
+        need_tensor("cross_entropy_loss", "target", 2, target)
     cdim = 0 if input._data.ndim == 1 else 1
     logp = log_softmax(input, cdim)
     if target._data.shape == input._data.shape:
@@ -6282,6 +6291,10 @@ def _add_product(op, c, a, b, prod, shape, beta, alpha, fname):
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat @ vec)``: one AddmvBackward0 node."""
     need_tensor("addmv", "input", 1, input)
+    if type(mat) is not Tensor:
+        need_tensor("addmv", "mat", 2, mat)
+    if type(vec) is not Tensor:
+        need_tensor("addmv", "vec", 3, vec)
     input = as_tensor_arg(input)
     if mat._data.ndim != 2 or vec._data.ndim != 1 or input._data.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
@@ -6295,6 +6308,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """``beta * input + alpha * outer(vec1, vec2)``: one AddrBackward0 node."""
     need_tensor("addr", "input", 1, input)
+    if type(vec1) is not Tensor:
+        need_tensor("addr", "vec1", 2, vec1)
+    if type(vec2) is not Tensor:
+        need_tensor("addr", "vec2", 3, vec2)
     if vec1._data.ndim != 1 or vec2._data.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1._data.ndim}-D" if vec1._data.ndim != 1
                            else f"addr: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
@@ -6312,6 +6329,10 @@ def _bmm_check(b1, b2):
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * (batch1 @ batch2)``, batch by batch: one BaddbmmBackward0 node."""
     need_tensor("baddbmm", "input", 1, input)
+    if type(batch1) is not Tensor:
+        need_tensor("baddbmm", "batch1", 2, batch1)
+    if type(batch2) is not Tensor:
+        need_tensor("baddbmm", "batch2", 3, batch2)
     s1, s2 = batch1._data.shape, batch2._data.shape
     if len(s1) >= 2 and len(s2) >= 3:  # (PyTorch expands input before it checks the batches)
         _check_expandable(as_tensor_arg(input)._data.shape, (s1[0], s1[1], s2[2]), (s1[0], s1[1], s2[2]))
@@ -6323,6 +6344,10 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``: one AddbmmBackward0 node."""
     need_tensor("addbmm", "input", 1, input)
+    if type(batch1) is not Tensor:
+        need_tensor("addbmm", "batch1", 2, batch1)
+    if type(batch2) is not Tensor:
+        need_tensor("addbmm", "batch2", 3, batch2)
     _bmm_check(batch1, batch2)
     prod = np.matmul(batch1._data, batch2._data).sum(0)
     return _add_product(ADDBMM, input, batch1, batch2, prod, prod.shape, beta, alpha, "addbmm")
@@ -6860,6 +6885,10 @@ MASKED_SCATTER_OP = defop("MaskedScatterBackward0",
 def masked_scatter(input, mask, source):
     """``input`` with the elements where ``mask`` is True replaced, in order, by ``source``'s."""
     need_tensor("masked_scatter", "input", 1, input)
+    if type(mask) is not Tensor:
+        need_tensor("masked_scatter", "mask", 2, mask)
+    if type(source) is not Tensor:
+        need_tensor("masked_scatter", "source", 3, source)
     if mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{_scalar_type(mask)}")

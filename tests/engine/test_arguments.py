@@ -509,6 +509,18 @@ SECOND_ARGUMENT = {
     "t.fill_(None)": lambda t: _t(t).fill_(None),
     "t.fill_(list)": lambda t: _t(t).fill_([1.0]),
     "floor(t, None)": lambda t: t.floor(_t(t), None),
+    "addmm(t, t, None)": lambda t: t.addmm(_t(t), _t(t), None),
+    "m.addmm(m, None)": lambda t: t.ones(2, 2).addmm(t.ones(2, 2), None),
+    "addmv(t, 0, None)": lambda t: t.addmv(_t(t), 0, None),
+    "addr(t, t, list)": lambda t: t.addr(_t(t), _t(t), [1.0]),
+    "baddbmm(t, t, None)": lambda t: t.baddbmm(_t(t), _t(t), None),
+    "addbmm(t, 0, None)": lambda t: t.addbmm(_t(t), 0, None),
+    "gather(t, 0, None)": lambda t: t.gather(_t(t), 0, None),
+    "m.gather(0, list)": lambda t: t.ones(2, 2).gather(0, [[0]]),
+    "masked_scatter(t, 0, None)": lambda t: t.masked_scatter(_t(t), 0, None),
+    "lerp(t, t, list)": lambda t: t.lerp(_t(t), _t(t), [1.0]),
+    "lerp(t, 1.0, 0.5)": lambda t: t.lerp(_t(t), 1.0, 0.5),
+    "t.lerp_(t, None)": lambda t: _t(t).lerp_(_t(t), None),
 }
 
 
