@@ -45,6 +45,9 @@ from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2
                    is_nonzero, isin, lgamma, logaddexp2, logcumsumexp, masked_scatter, meshgrid, moveaxis, movedim,
                    nanmean, nansum, polygamma, renorm, rot90, searchsorted, selu, signbit, swapdims, tensor_split,
                    tensordot, threshold, tril_indices, triu_indices, unique, unique_consecutive, vander, vsplit)
+from ._ops import (conj, divide, fix, float_power, gcd, is_complex, is_conj, is_neg, is_same_size,  # noqa: E402
+                   is_signed, isneginf, isposinf, isreal, lcm, multiply, positive, ravel, resolve_conj, resolve_neg,
+                   subtract, vdot)
 from ._random import default_generator
 from ._sampling import bernoulli, multinomial, poisson
 from ._printing import get_printoptions, printoptions, set_printoptions
@@ -103,6 +106,71 @@ def result_type(tensor, other):
 def can_cast(from_, to):
     _dtypes._need_dtypes("can_cast", ("from_", from_), ("to", to))
     return _dtypes.promote_types(from_, to) is to or from_._category <= to._category
+
+
+def _in_place_function(name):
+    """``torch.relu_(t)`` and the like: the method, as a function of the tensor."""
+    method = getattr(Tensor, name)
+
+    def f(input, *args, **kwargs):
+        _ops.need_tensor(name, "input", 1, input)
+        return method(input, *args, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+              "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_",
+              "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_",
+              "floor_", "frac_", "gcd_", "lcm_", "log10_", "log1p_", "log2_", "log_", "logit_", "nan_to_num_",
+              "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
+              "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_"):
+    globals()[_name] = _in_place_function(_name)
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **_):
+    """A 0-d tensor of the number ``s``, of the default float dtype unless ``dtype`` says."""
+    if not _ops.is_scalar(s) and not (isinstance(s, Tensor) and s.numel() == 1):
+        raise _ops.tensor_expected("scalar_tensor", "s", 1, s, "Number")
+    return tensor(s.item() if isinstance(s, Tensor) else s, dtype=dtype or get_default_dtype(),
+                  requires_grad=requires_grad)
+
+
+def get_num_threads():
+    """One: the engine computes on one thread (NumPy's own kernels may use more)."""
+    return 1
+
+
+def set_num_threads(int):  # noqa: A002 - PyTorch's parameter name
+    if type(int) is not _builtins.int:
+        raise RuntimeError(f"set_num_threads expects an int, but got {_ops.type_name(int)}")
+    if int <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+
+
+get_num_interop_threads = get_num_threads
+set_num_interop_threads = set_num_threads
+
+
+def pinverse(input, rcond=1e-15):
+    """``linalg.pinv`` with ``rcond`` (LinalgPinvBackward0)."""
+    from . import linalg
+
+    _ops.need_tensor("pinverse", "input", 1, input)
+    return linalg.pinv(input, rcond=rcond)
+
+
+def dropout(input, p, train):
+    return nn.functional.dropout(input, p, train)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return nn.functional.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return nn.functional.pairwise_distance(x1, x2, p, eps, keepdim)
 
 
 def set_default_device(device):

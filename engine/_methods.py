@@ -536,3 +536,41 @@ for _name in ("addbmm", "addmv", "addr", "baddbmm", "copysign", "digamma", "erfi
             if _name in _OF_TWO else _inplace(getattr(_ops, _name)))
 Tensor.polygamma_ = _inplace(_polygamma)
 Tensor.swapdims_ = _shape_changing_inplace("swapdims_")
+
+
+# ----- PyTorch's other names, and the in-place forms of more ops -----
+for _name in ("multiply", "subtract", "divide", "fix", "vdot", "positive", "ravel", "float_power", "is_signed",
+              "is_same_size", "is_conj", "is_neg", "conj", "resolve_conj", "resolve_neg", "isreal", "isposinf",
+              "isneginf", "gcd", "lcm"):
+    setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name)
+            if _name in ("vdot", "float_power", "multiply", "subtract", "divide") else getattr(_ops, _name))
+for _name, _fn in {
+    "absolute_": _ops.abs, "negative_": _ops.neg, "clip_": _ops.clip, "cosh_": _ops.cosh, "sinh_": _ops.sinh,
+    "tan_": _ops.tan, "expm1_": _ops.expm1, "log1p_": _ops.log1p, "log2_": _ops.log2, "log10_": _ops.log10,
+    "rsqrt_": _ops.rsqrt, "frac_": _ops.frac, "trunc_": _ops.trunc, "fix_": _ops.trunc, "fmod_": _ops.fmod,
+    "true_divide_": _ops.div, "divide_": _ops.divide, "multiply_": _ops.multiply, "subtract_": _ops.subtract,
+    "floor_divide_": _ops.floor_divide, "cumsum_": _ops.cumsum, "addmm_": _ops.addmm, "addmv_": _ops.addmv,
+    "bitwise_and_": _ops.bitwise_and, "bitwise_or_": _ops.bitwise_or, "bitwise_xor_": _ops.bitwise_xor,
+    "bitwise_not_": _ops.bitwise_not, "gcd_": _ops.gcd, "lcm_": _ops.lcm,
+    "i0_": Tensor.i0, "igamma_": Tensor.igamma, "igammac_": Tensor.igammac, "mvlgamma_": Tensor.mvlgamma,
+}.items():
+    named = _fn.__name__ if _name[:-1] in ("true_divide", "fix") else _name[:-1]
+    setattr(Tensor, _name, _as_method(_inplace(_fn), named, _name)
+            if _name[:-1] in _OF_TWO + ("multiply", "subtract", "divide") else _inplace(_fn))
+Tensor.swapaxes_ = _shape_changing_inplace("swapaxes_")
+
+
+_float_power_in_place = _inplace(_ops.float_power)
+
+
+def _float_power_(self, exponent):
+    if self._data.dtype != np.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_ops._scalar_type(self)} but the operation's "
+                           "result requires dtype Double")
+    return _float_power_in_place(self, exponent)
+
+
+Tensor.float_power_ = _float_power_
+Tensor.nbytes = property(lambda self: self._data.size * self._data.itemsize)
+Tensor.itemsize = property(lambda self: self._data.itemsize)
+Tensor.is_inference = lambda self: False  # (inference_mode is no_grad here: no inference tensors)

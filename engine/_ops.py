@@ -5807,6 +5807,115 @@ def _names_read(code):
             yield from _names_read(c)
 
 
+# ----- PyTorch's other names for these, and its small functions of them -----
+
+def _renamed_binary(name, of):
+    """``of`` (mul, sub, div) under another of PyTorch's names, whose argument errors are that name's
+    "invalid combination"."""
+    def f(input, other, **kwargs):
+        if not (isinstance(input, Tensor) or isinstance(other, Tensor)) or not builtins.all(
+                isinstance(x, Tensor) or is_scalar(x) for x in (input, other)):
+            raise invalid_arguments(name, input, other, **kwargs)
+        return of(input, other, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+multiply = _renamed_binary("multiply", mul)
+subtract = _renamed_binary("subtract", sub)
+divide = _renamed_binary("divide", div)
+fix = _checked_alias("fix", trunc)
+VDOT = defop("VdotBackward0", lambda g, ans, a, b: g * b, lambda g, ans, a, b: g * a, saves=(0, 1))
+
+
+def vdot(input, other):
+    """``dot`` with the first argument conjugated: for real tensors, ``dot`` (node VdotBackward0)."""
+    need_tensor("vdot", "input", 1, input)
+    need_tensor("vdot", "other", 2, other)
+    if input._data.ndim != 1 or other._data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {other._data.ndim}D tensors")
+    if input._data.shape != other._data.shape:
+        na, nb = input._data.shape[0], other._data.shape[0]
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{na}] and src [{nb}] to have the same number "
+                           f"of elements, but got {na} and {nb} elements respectively")
+    _promote_pair(input, other, "dot")
+    return record(VDOT, (input, other), np.asarray(np.dot(input._data, other._data)))
+
+
+def positive(input):
+    """``input`` itself, as PyTorch returns it (not for bool)."""
+    need_tensor("positive", "input", 1, input)
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def ravel(input):
+    """``contiguous`` then a view, as PyTorch's (a CloneBackward0 below the ViewBackward0 when it copies)."""
+    need_tensor("ravel", "input", 1, input)
+    return view(contiguous(input), (-1,))
+
+
+def float_power(input, exponent):
+    """``pow`` in float64, the inputs converted first (a ToCopyBackward0 below the PowBackward)."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor) or not (
+            isinstance(input, Tensor) or is_scalar(input)) or not (isinstance(exponent, Tensor) or is_scalar(exponent)):
+        raise invalid_arguments("float_power", input, exponent)
+    f64 = _dtypes.float64.np
+    a = to_dtype(input, f64) if isinstance(input, Tensor) else float(input)
+    b = to_dtype(exponent, f64) if isinstance(exponent, Tensor) else float(exponent)
+    return pow(a, b)
+
+
+def is_signed(input):
+    need_tensor("is_signed", "input", 1, input)
+    return input._data.dtype.kind in "fi"
+
+
+def is_same_size(input, other):
+    need_tensor("is_same_size", "input", 1, input)
+    need_tensor("is_same_size", "other", 2, other)
+    return input._data.shape == other._data.shape
+
+
+def _real_only(name, result):
+    """What PyTorch's complex-number queries and no-ops give for the real tensors this engine has."""
+    def f(input):
+        need_tensor(name, "input", 1, input)
+        return result(input)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+is_complex = _real_only("is_complex", lambda t: False)
+is_conj = _real_only("is_conj", lambda t: False)
+is_neg = _real_only("is_neg", lambda t: False)
+conj = _real_only("conj", lambda t: t)
+resolve_conj = _real_only("resolve_conj", lambda t: t)
+resolve_neg = _real_only("resolve_neg", lambda t: t)
+isreal = _real_only("isreal", lambda t: _wrap(np.ones(t._data.shape, np.bool_)))
+isposinf = _real_only("isposinf", lambda t: _wrap(np.isposinf(t._data)))
+isneginf = _real_only("isneginf", lambda t: _wrap(np.isneginf(t._data)))
+
+
+def _integer_only(name, fwd):
+    def f(input, other):
+        _tensor_pair(name, input, other)
+        dt = _result_np_dtype(input, other)
+        if dt.kind not in "iu":
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtypes.from_numpy_dtype(dt)._legacy[:-6]}\'')
+        return _wrap(np.asarray(fwd(input._data, other._data)).astype(dt, copy=False))
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+gcd = _integer_only("gcd", np.gcd)
+lcm = _integer_only("lcm", np.lcm)
+
+
 # ----- The long tail: more of torch's functions, composites built as PyTorch builds them -----
 
 def _ints(v):
@@ -7350,6 +7459,7 @@ _SAVED_ATTRIBUTES = {
     **{name: {"self": _SELF, "result": _RESULT} for name in ("MaxBackward1", "MinBackward1", "ProdBackward0")},
     **{name: {"self": _SELF, "other": _OTHER} for name in ("MaximumBackward0", "MinimumBackward0")},
     "DotBackward0": {"self": _SELF, "tensor": _OTHER},
+    "VdotBackward0": {"self": _SELF, "other": _OTHER},
     "MvBackward0": {"self": _SELF, "vec": _OTHER},
     "WhereBackward0": {"condition": _saved_tensor_attr("cond")},
     **{name: {"mask": _saved_tensor_attr("mask")}
