@@ -277,3 +277,8 @@ _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "v
 
 __getattr__ = _lazy.lazy_getattr(__name__, "torch", _LAZY)
 
+
+from ._numpy_names import take_numpy_names as _take_numpy_names  # noqa: E402
+
+_take_numpy_names(globals(), list(globals()))
+_take_numpy_names(Tensor, list(vars(Tensor)), methods=True)

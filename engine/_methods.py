@@ -44,6 +44,7 @@ def _as_method(fn, name, shown=None):
 
     method.__name__ = method.__qualname__ = shown or name
     method.__doc__ = fn.__doc__
+    method.__wrapped__ = fn
     return method
 
 
@@ -345,6 +346,7 @@ def _inplace(fn):
             return self
         return self._adopt(fn(src, *args, **kwargs))
 
+    method.__wrapped__ = fn
     return method
 
 

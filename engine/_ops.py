@@ -482,12 +482,12 @@ def _alpha(alpha):
     return alpha.item() if isinstance(alpha, Tensor) else alpha
 
 
-def add(a, b, *, alpha=1):
+def add(input, other, *, alpha=1):
     if type(alpha) is not int:
         alpha = _alpha(alpha)
-    if type(b) is not Tensor and type(b) is not float and type(b) is not int:
-        _need_operand("add", a, b)
-    return _binary(a, b, ADD, np.add if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
+    if type(other) is not Tensor and type(other) is not float and type(other) is not int:
+        _need_operand("add", input, other)
+    return _binary(input, other, ADD, np.add if alpha == 1 else (lambda x, y, alpha: x + alpha * y),
                    None if alpha == 1 else {"alpha": alpha})
 
 
@@ -509,16 +509,16 @@ def _sub_check(a, b):
         )
 
 
-def sub(a, b, *, alpha=1):
+def sub(input, other, *, alpha=1):
     if type(alpha) is not int:
         alpha = _alpha(alpha)
-    tb = type(b)
+    tb = type(other)
     if tb is not Tensor and tb is not float and tb is not int:
-        _need_operand("sub", a, b)
-    if not (type(a) is Tensor and a._data.dtype.kind == "f"
-            and (tb is float or tb is int or tb is Tensor and b._data.dtype.kind == "f")):
-        _sub_check(a, b)
-    return _binary(a, b, SUB, np.subtract if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
+        _need_operand("sub", input, other)
+    if not (type(input) is Tensor and input._data.dtype.kind == "f"
+            and (tb is float or tb is int or tb is Tensor and other._data.dtype.kind == "f")):
+        _sub_check(input, other)
+    return _binary(input, other, SUB, np.subtract if alpha == 1 else (lambda x, y, alpha: x - alpha * y),
                    None if alpha == 1 else {"alpha": alpha})
 
 
@@ -541,22 +541,22 @@ def rsub(input, other, *, alpha=1):
         _grad_mode._enabled or _grad_mode._fw_active) else _wrap(out)
 
 
-def mul(a, b):
-    if type(b) is not Tensor and type(b) is not float and type(b) is not int:
-        _need_operand("mul", a, b)
-    return _binary(a, b, MUL, np.multiply)
+def mul(input, other):
+    if type(other) is not Tensor and type(other) is not float and type(other) is not int:
+        _need_operand("mul", input, other)
+    return _binary(input, other, MUL, np.multiply)
 
 
-def div(a, b, *, rounding_mode=None):
-    if type(b) is not Tensor and type(b) is not float and type(b) is not int:
-        _need_operand("div", a, b)
+def div(input, other, *, rounding_mode=None):
+    if type(other) is not Tensor and type(other) is not float and type(other) is not int:
+        _need_operand("div", input, other)
     if rounding_mode is None:
-        return _binary(a, b, DIV, np.true_divide, true_div=True)
+        return _binary(input, other, DIV, np.true_divide, true_div=True)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
-    _no_bool(a, b, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
-    return _binary(a, b, DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div)
+    _no_bool(input, other, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
+    return _binary(input, other, DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div)
 
 
 def _int_zero_check(x, y):
@@ -612,27 +612,27 @@ def _pow_scalar(data, exponent):
     return np.power(data, exponent)
 
 
-def pow(a, exponent):
+def pow(input, exponent):
     if type(exponent) is not Tensor and type(exponent) is not float and type(exponent) is not int:
-        _need_operand("pow", a, exponent, invalid=True)
+        _need_operand("pow", input, exponent, invalid=True)
     if isinstance(exponent, Tensor):
-        _no_bool(a, exponent, "pow")
-    if isinstance(a, Tensor) and is_scalar(exponent):
-        dt = a._data.dtype
+        _no_bool(input, exponent, "pow")
+    if isinstance(input, Tensor) and is_scalar(exponent):
+        dt = input._data.dtype
         if dt.kind != "f" or type(exponent) is not float and type(exponent) is not int:
-            dt = _result_np_dtype(a, exponent)
-        data = a._data if a._data.dtype == dt else a._data.astype(dt)
+            dt = _result_np_dtype(input, exponent)
+        data = input._data if input._data.dtype == dt else input._data.astype(dt)
         if dt.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         out = _quietly(_pow_scalar, data, exponent)  # (-1) ** 0.5 is nan, silently
-        return record(POW, (a,), np.asarray(out, dtype=dt), {"exponent": exponent})
-    if is_scalar(a):
+        return record(POW, (input,), np.asarray(out, dtype=dt), {"exponent": exponent})
+    if is_scalar(input):
         b = as_tensor_arg(exponent)
-        dt = _dtypes.result_type(a, b).np
+        dt = _dtypes.result_type(input, b).np
         with np.errstate(all="ignore"):
-            out = np.power(dt.type(a), b._data.astype(dt, copy=False))
-        return record(RPOW, (b,), np.asarray(out, dtype=dt), {"base": a})
-    return _binary(a, exponent, POW_T, np.power)
+            out = np.power(dt.type(input), b._data.astype(dt, copy=False))
+        return record(RPOW, (b,), np.asarray(out, dtype=dt), {"base": input})
+    return _binary(input, exponent, POW_T, np.power)
 
 
 def _tensor_pair(fname, input, other):
@@ -684,12 +684,12 @@ def _add_scalar(a, other):
     return _with_scalar(ADD_SCALAR, np.add, a, other)
 
 
-def remainder(a, b):
-    _need_operand("remainder", a, b, invalid=True)
-    _no_bool(a, b, "remainder_cpu")
-    if isinstance(a, Tensor) and is_scalar(b):
-        return _with_scalar(REMAINDER_SCALAR, _remainder, a, b)
-    return _binary(a, b, REMAINDER, _remainder)
+def remainder(input, other):
+    _need_operand("remainder", input, other, invalid=True)
+    _no_bool(input, other, "remainder_cpu")
+    if isinstance(input, Tensor) and is_scalar(other):
+        return _with_scalar(REMAINDER_SCALAR, _remainder, input, other)
+    return _binary(input, other, REMAINDER, _remainder)
 
 
 def fmod(input, other):
