@@ -45,6 +45,7 @@ from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2
                    is_nonzero, isin, lgamma, logaddexp2, logcumsumexp, masked_scatter, meshgrid, moveaxis, movedim,
                    nanmean, nansum, polygamma, renorm, rot90, searchsorted, selu, signbit, swapdims, tensor_split,
                    tensordot, threshold, tril_indices, triu_indices, unique, unique_consecutive, vander, vsplit)
+from ._ops import hardshrink, prelu  # noqa: E402
 from ._ops import (conj, divide, fix, float_power, gcd, is_complex, is_conj, is_neg, is_same_size,  # noqa: E402
                    is_signed, isneginf, isposinf, isreal, lcm, multiply, positive, ravel, resolve_conj, resolve_neg,
                    subtract, vdot)
@@ -127,6 +128,18 @@ for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsi
               "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
               "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_"):
     globals()[_name] = _in_place_function(_name)
+
+
+def selu_(input):
+    return nn.functional.selu_(input)
+
+
+def celu_(input, alpha=1.0):
+    return nn.functional.celu_(input, alpha)
+
+
+def threshold_(input, threshold, value):
+    return nn.functional.threshold_(input, threshold, value)
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **_):

@@ -7212,6 +7212,161 @@ def _record_shared(op, inputs, result, attrs, n_outputs=1, keep=None):
     return record(op, inputs, result, attrs, n_outputs, keep)
 
 
+# ----- Shrinkage, PReLU and the margin losses -----
+
+# Their backward is a kernel of its own, as in PyTorch (HardshrinkBackwardBackward0 in a double backward).
+HARDSHRINK = defop("HardshrinkBackward0", lambda g, ans, x, lambd: hardshrink_backward(g, x, lambd), saves=(0,))
+SOFTSHRINK = defop("SoftshrinkBackward0", lambda g, ans, x, lambd: softshrink_backward(g, x, lambd), saves=(0,))
+ELEMENTWISE.update((HARDSHRINK, SOFTSHRINK))
+HARDSHRINK_BACKWARD = defop("HardshrinkBackwardBackward0",
+                            lambda g, ans, grad_output, x, lambd: hardshrink_backward(g, x, lambd),
+                            lambda g, ans, grad_output, x, lambd: _zero_grad(g), saves=(1,))
+SOFTSHRINK_BACKWARD = defop("SoftshrinkBackwardBackward0",
+                            lambda g, ans, grad_output, x, lambd: softshrink_backward(g, x, lambd),
+                            lambda g, ans, grad_output, x, lambd: _zero_grad(g), saves=(1,))
+
+
+def _shrink_backward(go, x, lambd):
+    return np.where(np.abs(x) > lambd, go, go.dtype.type(0))
+
+
+def hardshrink_backward(grad_output, x, lambd):
+    return _backward_kernel(HARDSHRINK_BACKWARD, _shrink_backward, (grad_output, x), {"lambd": lambd})
+
+
+def softshrink_backward(grad_output, x, lambd):
+    return _backward_kernel(SOFTSHRINK_BACKWARD, _shrink_backward, (grad_output, x), {"lambd": lambd})
+
+
+def _lambd_check(input, lambd):
+    d = input._data
+    if d.dtype.kind == "f" and lambd < 0:
+        top = "3.40282e+38" if d.dtype == np.float32 else "1.79769e+308" if d.dtype == np.float64 else "65504"
+        raise RuntimeError(f"lambda must be in range [0, {top}] for input dtype {_scalar_type(input)}, but found {lambd:g}")
+
+
+def hardshrink(input, lambd=0.5):
+    """``input`` where ``|input| > lambd``, else 0."""
+    need_tensor("hardshrink", "input", 1, input)
+    need_number("hardshrink", "lambd", 2, lambd)
+    d = _float_data(input)
+    return record(HARDSHRINK, (input,), np.where(np.abs(d) > lambd, d, d.dtype.type(0)), {"lambd": lambd})
+
+
+def softshrink(input, lambd=0.5):
+    """``input`` moved ``lambd`` towards 0, and 0 within ``lambd`` of it."""
+    need_tensor("softshrink", "input", 1, input)
+    need_number("softshrink", "lambd", 2, lambd)
+    _lambd_check(input, lambd)
+    d = _float_data(input)
+    out = np.where(d > lambd, d - d.dtype.type(lambd), np.where(d < -lambd, d + d.dtype.type(lambd), d.dtype.type(0)))
+    return record(SOFTSHRINK, (input,), out, {"lambd": lambd})
+
+
+def _prelu_grads(g, x, weight, **_):
+    """``(grad_input, grad_weight)`` at once, as PyTorch's ``_prelu_kernel_backward`` gives them (a
+    double backward is one PreluKernelBackwardBackward0 node); the weight's summed to its shape."""
+    if _grad_mode._enabled or _grad_mode._fw_active:
+        gx, gw = record(PRELU_BACKWARD, (g, x, weight), _prelu_backward(g._data, x._data, weight._data), n_outputs=2)
+    else:
+        gx, gw = (_wrap(r) for r in _prelu_backward(g._data, x._data, weight._data))
+    return gx, sum_to(gw, weight._data.shape)
+
+
+def _prelu_backward(go, x, w):
+    neg = x <= 0
+    return np.where(neg, go * w, go), np.where(neg, x * go, go.dtype.type(0))
+
+
+PRELU = defop("PreluKernelBackward0", *_shared_rules(2, _prelu_grads), saves=(0, 1))
+
+
+def _prelu_double(gs, grad_output, x, weight):
+    """The three grads through ``_prelu_backward``'s two outputs, of ``grad_output``, ``x`` and ``weight``."""
+    ggi, ggw = gs
+    neg = x <= 0
+    d_go = d_x = d_w = None
+    if ggi is not None:
+        d_go = where(neg, ggi * weight, ggi)
+        d_w = sum_to(where(neg, ggi * grad_output, 0.0), weight.shape)
+    if ggw is not None:
+        t = where(neg, ggw * x, 0.0)
+        d_go = t if d_go is None else d_go + t
+        d_x = where(neg, ggw * grad_output, 0.0)
+    return d_go, d_x, d_w
+
+
+PRELU_BACKWARD = defop("PreluKernelBackwardBackward0",
+                       lambda gs, ans, grad_output, x, weight: _prelu_double(gs, grad_output, x, weight)[0],
+                       lambda gs, ans, grad_output, x, weight: _prelu_double(gs, grad_output, x, weight)[1],
+                       lambda gs, ans, grad_output, x, weight: _prelu_double(gs, grad_output, x, weight)[2],
+                       saves=(0, 1, 2), outputs=(0, 1))
+
+
+def prelu(input, weight):
+    """``input`` where positive, else ``weight * input``, one weight per channel (dim 1) or one for
+    all; the weight is viewed to broadcast first where its shape differs, as in PyTorch (a
+    ViewBackward0 below it)."""
+    need_tensor("prelu", "input", 1, input)
+    need_tensor("prelu", "weight", 2, weight)
+    shape = input._data.shape
+    n, channels = weight._data.size, (shape[1] if len(shape) >= 2 else 1)
+    if n != 1 and n != channels:
+        raise RuntimeError("Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{n} and channel size = {channels}.")
+    view_shape = [1] * len(shape)
+    if n != 1:
+        view_shape[1] = n
+    w = view(weight, tuple(view_shape)) if tuple(view_shape) != weight._data.shape else weight
+    x = input._data
+    return _record_shared(PRELU, (input, w), np.where(x > 0, x, w._data * x).astype(x.dtype, copy=False), {})
+
+
+SOFT_MARGIN = defop("SoftMarginLossBackward0",  # (one edge: the target takes no grad, as in PyTorch)
+                    lambda g, ans, x, target, reduction: soft_margin_loss_backward(g, x, target, reduction), saves=(0,))
+SOFT_MARGIN_BACKWARD = defop(
+    "SoftMarginLossBackwardBackward0",
+    lambda g, ans, grad_output, x, target, reduction: sum_to(g * _soft_margin_slope(x, target, reduction),
+                                                            grad_output.shape),
+    lambda g, ans, grad_output, x, target, reduction: g * grad_output * _soft_margin_curve(x, target, reduction),
+    saves=(0, 1))
+
+
+def _soft_margin_backward(go, x, target, reduction):
+    z = -target * x
+    r = go * (-target / (1 + np.exp(-z)))  # the slope: -y sigmoid(-y x)
+    return r / x.size if reduction == "mean" else r
+
+
+def soft_margin_loss_backward(grad_output, x, target, reduction):
+    return _backward_kernel(SOFT_MARGIN_BACKWARD, _soft_margin_backward, (grad_output, x),
+                            {"target": target, "reduction": reduction})
+
+
+def _soft_margin_slope(x, target, reduction):
+    y = _wrap(target)
+    r = neg(y) * sigmoid(neg(y) * x)
+    return r / math.prod(x.shape) if reduction == "mean" else r
+
+
+def _soft_margin_curve(x, target, reduction):
+    s = sigmoid(neg(_wrap(target)) * x)
+    r = s * (1 - s)  # (y * y is 1)
+    return r / math.prod(x.shape) if reduction == "mean" else r
+
+
+def soft_margin_loss(input, target, reduction="mean"):
+    """``log(1 + exp(-target * input))``, then ``reduction``: one SoftMarginLossBackward0 node."""
+    need_tensor("soft_margin_loss", "input", 1, input)
+    need_tensor("soft_margin_loss", "target", 2, target)
+    if target._requires_grad and _grad_mode._enabled:
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument "
+                           "'target'. This input cannot have requires_grad True.")
+    x, y = np.broadcast_arrays(input._data, target._data.astype(input._data.dtype, copy=False))
+    loss = _reduce(np.logaddexp(0, -y * x).astype(input._data.dtype, copy=False), reduction)
+    return record(SOFT_MARGIN, (input,), loss, {"target": y, "reduction": reduction})
+
+
 class _SavedOutputs:
     """Outputs of a multi-output node kept for its rule (the first is its saved "result"): each
     read back, like PyTorch's SavedVariable, with the node as grad_fn while a graph is built, and

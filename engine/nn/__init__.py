@@ -6,7 +6,8 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossE
                       HuberLoss, Identity, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module,
                       ModuleDict, ModuleList, MSELoss, MultiheadAttention, NLLLoss, PairwiseDistance, ParameterDict, ParameterList, ReLU,
                       ReLU6, SELU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
-                      Tanhshrink, Threshold, Unflatten)
+                      Tanhshrink, Threshold, Unflatten, Hardshrink, Softshrink, PReLU, SoftMarginLoss,
+                      MarginRankingLoss, HingeEmbeddingLoss, PoissonNLLLoss)
 from .parameter import Parameter
 
 __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
@@ -15,7 +16,8 @@ __all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "F
            "BCELoss", "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU",
            "Mish", "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss",
            "HuberLoss", "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d",
-           "Dropout3d", "Embedding", "MultiheadAttention"]
+           "Dropout3d", "Embedding", "MultiheadAttention", "Hardshrink", "Softshrink", "PReLU", "SoftMarginLoss",
+           "MarginRankingLoss", "HingeEmbeddingLoss", "PoissonNLLLoss"]
 
 
 # Loaded at first use, not at import (see engine.__getattr__): name -> (module under torch.nn, attribute or None).

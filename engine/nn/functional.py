@@ -126,6 +126,52 @@ def threshold(input, threshold, value, inplace=False):
     return _maybe_inplace(_ops.threshold, input, inplace, threshold, value)
 
 
+def hardshrink(input, lambd=0.5):
+    return _ops.hardshrink(input, lambd)
+
+
+def softshrink(input, lambd=0.5):
+    return _ops.softshrink(input, lambd)
+
+
+def tanhshrink(input):
+    """``input - tanh(input)`` (SubBackward0 after TanhBackward0), as PyTorch composes it."""
+    need_tensor("tanhshrink", "input", 1, input)
+    return input - input.tanh()
+
+
+def prelu(input, weight):
+    return _ops.prelu(input, weight)
+
+
+def relu_(input):
+    return relu(input, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -287,6 +333,71 @@ def _legacy_reduction(size_average, reduce):
     warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
                   UserWarning, stacklevel=3)
     return reduction
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _ops.soft_margin_loss(input, target, reduction)
+
+
+def _reduced(loss, reduction):
+    """A composite loss's ``reduction``, as the ops that show in its graph."""
+    if reduction == "mean":
+        return _ops.mean(loss)
+    if reduction == "sum":
+        return _ops.sum(loss)
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    """``max(0, -target * (input1 - input2) + margin)``, composed as PyTorch composes it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    for pos, (arg, t) in enumerate((("input1", input1), ("input2", input2), ("target", target)), 1):
+        need_tensor("margin_ranking_loss", arg, pos, t)
+    if not (input1.dim() == input2.dim() == target.dim()):
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: "
+            f"{input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _reduced(_ops.clamp_min(_ops._add_scalar(_ops.neg(target) * (input1 - input2), margin), 0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1, as PyTorch composes it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    need_tensor("hinge_embedding_loss", "input", 1, input)
+    need_tensor("hinge_embedding_loss", "target", 2, target)
+    zeros = _wrap(np.zeros_like(input._data))
+    margin_clamp = _ops.clamp_min(_ops.sub(_wrap(np.asarray(margin, dtype=input._data.dtype)), input), 0)
+    output_margin = _ops.where(_ops.ne(target, 1), margin_clamp, zeros)
+    output_self = _ops.where(_ops.ne(target, -1), input, zeros)
+    return _reduced(output_margin + output_self, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """The Poisson negative log likelihood of ``target`` given the rate ``input`` (its log if
+    ``log_input``), with Stirling's term if ``full``, composed as PyTorch composes it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    need_tensor("poisson_nll_loss", "input", 1, input)
+    need_tensor("poisson_nll_loss", "target", 2, target)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_input:  # (the product first, as PyTorch evaluates it: the order its backward runs in)
+        product = target * input
+        loss = _ops.exp(input) - product
+    else:
+        loss = input - target * _ops.log(_ops._add_scalar(input, eps))
+    if full:
+        t = target._data
+        stirling = np.where(t > 1, t * np.log(np.where(t > 1, t, 1)) - t + 0.5 * np.log(2 * np.pi * np.where(t > 1, t, 1)), 0)
+        loss = loss + _wrap(stirling.astype(loss._data.dtype, copy=False))
+    return _reduced(loss, reduction)
 
 
 # ----- Distances and normalization -----

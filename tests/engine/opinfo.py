@@ -303,6 +303,19 @@ case("mm", lambda torch, a, b: torch.mm(a, b), ((2, 3), (3, 4)))
 case("mv", lambda torch, a, b: torch.mv(a, b), ((2, 3), (3,)))
 case("dot", lambda torch, a, b: torch.dot(a, b), ((5,), (5,)))
 case("vdot", lambda torch, a, b: torch.vdot(a, b), ((5,), (5,)))
+case("hardshrink", lambda torch, a: F(torch).hardshrink(a, 0.3))
+case("softshrink", lambda torch, a: F(torch).softshrink(a, 0.3))
+case("prelu", lambda torch, a, w: F(torch).prelu(a, w), ((3, 4), (1,)))
+case("prelu_per_channel", lambda torch, a, w: F(torch).prelu(a, w), ((2, 4, 3), (4,)))
+case("soft_margin_loss", lambda torch, a: F(torch).soft_margin_loss(a, torch.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
+                                                                                     dtype=a.dtype)))
+case("margin_ranking_loss", lambda torch, a, b: F(torch).margin_ranking_loss(a, b, torch.tensor([1.0, -1.0, 1.0, -1.0],
+                                                                                                 dtype=a.dtype), margin=0.2),
+     ((4,), (4,)))
+case("hinge_embedding_loss", lambda torch, a: F(torch).hinge_embedding_loss(a, torch.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
+                                                                                            dtype=a.dtype)))
+case("poisson_nll_loss", lambda torch, a: F(torch).poisson_nll_loss(a, torch.tensor([[1.0, 0.0, 2.0, 3.0]] * 3,
+                                                                                     dtype=a.dtype)))
 case("multiply", lambda torch, a, b: torch.multiply(a, b), S34x2)
 case("subtract_alpha", lambda torch, a, b: torch.subtract(a, b, alpha=2), S34x2)
 case("divide", lambda torch, a, b: torch.divide(a, b), S34x2)

@@ -3,14 +3,14 @@
 from ... import _lazy
 from .activation import (CELU, ELU, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
                          Mish, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
-                         Threshold, MultiheadAttention)
+                         Threshold, MultiheadAttention, Hardshrink, Softshrink, PReLU)
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
-from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
-                   SmoothL1Loss)
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
+                   MarginRankingLoss, MSELoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss)
 from .module import Module
 from .sparse import Embedding
 
@@ -20,7 +20,8 @@ __all__ = ["Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
            "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish",
            "Hardsigmoid", "Hardswish", "Softmin", "GLU", "Threshold", "Tanhshrink", "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
-           "Embedding", "MultiheadAttention"]
+           "Embedding", "MultiheadAttention", "Hardshrink", "Softshrink", "PReLU", "SoftMarginLoss",
+           "MarginRankingLoss", "HingeEmbeddingLoss", "PoissonNLLLoss"]
 
 
 # Loaded at first use, not at import (see engine.__getattr__): class name -> module under torch.nn.modules.

@@ -10,7 +10,7 @@ from .module import Module
 
 __all__ = ["ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU", "GELU",
            "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish", "Hardsigmoid", "Hardswish",
-           "Softmin", "GLU", "Threshold", "Tanhshrink", "MultiheadAttention"]
+           "Softmin", "GLU", "Threshold", "Tanhshrink", "Hardshrink", "Softshrink", "PReLU", "MultiheadAttention"]
 
 
 def _inplace_repr(inplace):
@@ -371,6 +371,68 @@ class Tanhshrink(Module):
 
     def forward(self, input):
         return input - input.tanh()
+
+
+class Hardshrink(Module):
+    r"""Applies :math:`x` where :math:`|x| > \lambda`, else 0, elementwise.
+
+    Args:
+        lambd: the :math:`\lambda`. Default: 0.5
+    """
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    r"""Applies :math:`x - \lambda` above :math:`\lambda`, :math:`x + \lambda` below
+    :math:`-\lambda`, else 0, elementwise.
+
+    Args:
+        lambd: the :math:`\lambda` (at least 0). Default: 0.5
+    """
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+
+class PReLU(Module):
+    r"""Applies :math:`x` where positive, else :math:`a x`, with a learnable :math:`a` (one for all
+    channels, or one per channel: dim 1 of the input).
+
+    Args:
+        num_parameters: how many :math:`a`: 1 or the input's channels. Default: 1
+        init: their initial value. Default: 0.25
+    """
+
+    __constants__ = ["num_parameters"]
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(_factories.empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        from .. import init as nn_init
+
+        nn_init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
 
 
 class MultiheadAttention(Module):

@@ -5,7 +5,7 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
-           "HuberLoss", "KLDivLoss"]
+           "HuberLoss", "KLDivLoss", "SoftMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "PoissonNLLLoss"]
 
 
 def _legacy_reduction(size_average, reduce):
@@ -186,3 +186,58 @@ class KLDivLoss(_Loss):
 
     def forward(self, input, target):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class SoftMarginLoss(_Loss):
+    r"""The two-class logistic loss :math:`\log(1 + e^{-y x})` of a target :math:`y` of 1 or -1,
+    then ``reduction`` (``'mean'`` | ``'sum'`` | ``'none'``)."""
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class MarginRankingLoss(_Loss):
+    r""":math:`\max(0, -y (x_1 - x_2) + \text{margin})`: whether ``input1`` should rank above
+    ``input2`` (:math:`y = 1`) or below (:math:`y = -1`), then ``reduction``."""
+
+    __constants__ = ["margin", "reduction"]
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    r""":math:`x` where :math:`y = 1`, :math:`\max(0, \text{margin} - x)` where :math:`y = -1`, then
+    ``reduction``."""
+
+    __constants__ = ["margin", "reduction"]
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    r"""The Poisson negative log likelihood :math:`e^x - y x` (of the log rate :math:`x`; with
+    ``log_input=False``, :math:`x - y \log(x + \text{eps})`), then ``reduction``."""
+
+    __constants__ = ["log_input", "full", "eps", "reduction"]
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                  reduction=self.reduction)
