@@ -3,14 +3,14 @@ from .. import _lazy
 from . import functional, init, modules
 from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout1d,
                       Dropout2d, Dropout3d, ELU, Embedding, Flatten, GELU, GLU, Hardsigmoid, Hardswish, Hardtanh,
-                      HuberLoss, Identity, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module,
+                      HuberLoss, Identity, KLDivLoss, L1Loss, LazyLinear, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, Module,
                       ModuleDict, ModuleList, MSELoss, MultiheadAttention, NLLLoss, PairwiseDistance, ParameterDict, ParameterList, ReLU,
                       ReLU6, SELU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
                       Tanhshrink, Threshold, Unflatten, Hardshrink, Softshrink, PReLU, SoftMarginLoss,
                       MarginRankingLoss, HingeEmbeddingLoss, PoissonNLLLoss)
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 
-__all__ = ["functional", "init", "Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential",
+__all__ = ["functional", "init", "Parameter", "UninitializedParameter", "Module", "Identity", "Linear", "LazyLinear", "Flatten", "Unflatten", "Sequential",
            "ModuleList", "ModuleDict", "ParameterList", "ParameterDict", "ReLU", "Sigmoid", "Tanh", "LeakyReLU",
            "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU",

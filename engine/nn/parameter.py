@@ -55,3 +55,54 @@ def _rebuild_parameter(data, requires_grad):
 # ``type(p)`` prints "<class 'torch.nn.parameter.Parameter'>", as in PyTorch; pickling goes
 # through _rebuild_parameter, so the name is never looked up.
 Parameter.__module__ = "torch.nn.parameter"
+
+
+class UninitializedParameter(Parameter):
+    r"""A parameter whose shape is not known yet: a lazy module's (``nn.LazyLinear``) until its first
+    ``forward``, which ``materialize``\ s it into a ``Parameter`` of the input's size."""
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        from .._factories import empty
+
+        return Parameter.__new__(cls, empty(0, dtype=dtype), requires_grad)
+
+    def __repr__(self):
+        return "<UninitializedParameter>"
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+            "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
+            "`forward` to initialize the parameters before accessing their attributes.")
+
+    def size(self, dim=None):
+        return self.shape
+
+    def _refuse(self, *args, **kwargs):
+        raise ValueError(
+            "Attempted to use an uninitialized parameter in <method 'numel' of 'torch._C.TensorBase' objects>. This "
+            "error happens when you are using a `LazyModule` or explicitly manipulating "
+            "`torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call `forward` with a dummy "
+            "batch to initialize the parameters before calling torch functions")
+
+    numel = dim = _refuse
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Become a ``Parameter`` of ``shape`` (uninitialized values: the module's
+        ``reset_parameters`` draws them)."""
+        import numpy as np
+
+        self._data = np.empty(tuple(shape), dtype=self._data.dtype if dtype is None else dtype.np)
+        self.__class__ = self.cls_to_become
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self._requires_grad)
+        return memo[id(self)]
+
+
+UninitializedParameter.__module__ = "torch.nn.parameter"

@@ -84,3 +84,38 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_matches_torch(torch_ref, et, name):
     same(torch_ref, et, CASES[name])
+
+
+# Lazy modules (d2l builds its models from them): repr before and after, the parameters drawn at the
+# first forward as the eager module draws them, an optimizer made before that forward.
+def _lazy_step(t, make, x_shape, opt=None):
+    t.manual_seed(0)
+    m = make(t)
+    before = (repr(m), [(n, repr(p), type(p).__name__) for n, p in m.named_parameters()])
+    o = (opt or (lambda ps: t.optim.SGD(ps, lr=0.1)))(m.parameters())
+    x = t.arange(float(t.tensor(x_shape).prod().item())).reshape(x_shape) / 10
+    loss = m(x).square().sum()
+    loss.backward()
+    o.step()
+    return before, repr(m), type(m).__name__, [(n, p) for n, p in m.named_parameters()], loss
+
+
+LAZY = {
+    "LazyLinear": lambda t: _lazy_step(t, lambda t: t.nn.LazyLinear(3), (2, 4)),
+    "LazyLinear(bias=False)": lambda t: _lazy_step(t, lambda t: t.nn.LazyLinear(2, bias=False), (3,)),
+    "Sequential of LazyLinear": lambda t: _lazy_step(
+        t, lambda t: t.nn.Sequential(t.nn.LazyLinear(4), t.nn.ReLU(), t.nn.LazyLinear(1)), (5, 3),
+        lambda ps: t.optim.Adam(ps, lr=0.01)),
+    "LazyConv2d": lambda t: _lazy_step(t, lambda t: t.nn.LazyConv2d(2, 3, padding=1), (1, 2, 4, 4)),
+    "LazyConv1d(groups)": lambda t: _lazy_step(t, lambda t: t.nn.LazyConv1d(4, 2, groups=2), (2, 4, 5)),
+    "LazyConv2d(unbatched)": lambda t: _lazy_step(t, lambda t: t.nn.LazyConv2d(1, 2), (3, 4, 4)),
+    "LazyConvTranspose2d": lambda t: _lazy_step(t, lambda t: t.nn.LazyConvTranspose2d(2, 3, stride=2), (1, 3, 2, 2)),
+    "uninitialized shape": lambda t: t.nn.LazyLinear(3).weight.shape,
+    "uninitialized numel": lambda t: t.nn.LazyLinear(3).weight.numel(),
+    "uninitialized repr": lambda t: (repr(t.nn.LazyLinear(3).bias), type(t.nn.LazyLinear(3).bias).__name__),
+}
+
+
+@pytest.mark.parametrize("name", list(LAZY))
+def test_lazy_modules_match_torch(torch_ref, et, name):
+    same(torch_ref, et, LAZY[name])

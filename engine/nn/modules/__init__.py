@@ -8,13 +8,14 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
-from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
+from .linear import Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear
+from .lazy import LazyModuleMixin
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss)
 from .module import Module
 from .sparse import Embedding
 
-__all__ = ["Module", "Identity", "Linear", "Flatten", "Unflatten", "Sequential", "ModuleList", "ModuleDict",
+__all__ = ["Module", "Identity", "Linear", "LazyLinear", "LazyModuleMixin", "Flatten", "Unflatten", "Sequential", "ModuleList", "ModuleDict",
            "ParameterList", "ParameterDict", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax",
            "Softplus", "SiLU", "ELU", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish",
@@ -31,7 +32,8 @@ _LAZY = {name: module for module, names in (
     ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")),
     ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
     ("normalization", ("LayerNorm", "GroupNorm", "RMSNorm")),
-    ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
+    ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+              "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d")),
     ("pooling", ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveMaxPool1d",
                  "AdaptiveMaxPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d")),
     ("padding", ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",

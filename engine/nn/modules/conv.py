@@ -3,11 +3,13 @@
 from ... import _factories
 from ... import _conv as C
 from ..._conv import _pair, _single, _triple
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin, _infer_parameters
 from .linear import Linear
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -236,3 +238,58 @@ class ConvTranspose3d(_ConvTranspose):
 
     _functional = staticmethod(C.conv_transpose3d)
     _ntuple = staticmethod(_triple)
+
+
+class _LazyConvMixin(LazyModuleMixin):
+    """What the lazy convolutions share: ``in_channels`` from the first input's channels dim."""
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        if self.has_uninitialized_params():
+            self.in_channels = input.shape[0 if input.dim() == len(self.kernel_size) + 1 else 1]
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            shape = ((self.in_channels, self.out_channels // self.groups) if self.transposed
+                     else (self.out_channels, self.in_channels // self.groups)) + tuple(self.kernel_size)
+            self.weight.materialize(shape)
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+
+def _lazy_conv(name, base, transposed):
+    def _uninitialized(self, out_channels, bias, dtype):
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+        self._initialize_hook = self.register_forward_pre_hook(_infer_parameters, with_kwargs=True)
+
+    if transposed:
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                     dilation=1, padding_mode="zeros", device=None, dtype=None):
+            base.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
+                          padding_mode)
+            _uninitialized(self, out_channels, bias, dtype)
+    else:
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                     padding_mode="zeros", device=None, dtype=None):
+            base.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode)
+            _uninitialized(self, out_channels, bias, dtype)
+
+    doc = (f"A ``{base.__name__}`` whose ``in_channels`` come from its first input's channels; it becomes a "
+           f"``{base.__name__}`` then.")
+    cls = type(name, (_LazyConvMixin, base), {"__init__": __init__, "cls_to_become": base, "__doc__": doc})
+    cls.__module__ = __name__
+    return cls
+
+
+LazyConv1d = _lazy_conv("LazyConv1d", Conv1d, False)
+LazyConv2d = _lazy_conv("LazyConv2d", Conv2d, False)
+LazyConv3d = _lazy_conv("LazyConv3d", Conv3d, False)
+LazyConvTranspose1d = _lazy_conv("LazyConvTranspose1d", ConvTranspose1d, True)
+LazyConvTranspose2d = _lazy_conv("LazyConvTranspose2d", ConvTranspose2d, True)
+LazyConvTranspose3d = _lazy_conv("LazyConvTranspose3d", ConvTranspose3d, True)

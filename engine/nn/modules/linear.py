@@ -4,10 +4,11 @@ import math
 from ... import _factories
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "LazyLinear"]
 
 
 class Identity(Module):
@@ -66,3 +67,34 @@ class Linear(Module):
 
 class NonDynamicallyQuantizableLinear(Linear):
     """The ``Linear`` that ``MultiheadAttention`` keeps as its ``out_proj`` (named so in its repr)."""
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    r"""A ``Linear`` whose ``in_features`` is the last dim of its first input; it becomes a
+    ``Linear`` then, its parameters drawn as ``Linear`` draws them.
+
+    Args:
+        out_features: size of each output sample
+        bias: if ``False``, the layer learns no additive bias. Default: ``True``
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            self.in_features = input.shape[-1]
+            self.weight.materialize((self.out_features, self.in_features))
+            if self.bias is not None:
+                self.bias.materialize((self.out_features,))
+            self.reset_parameters()
