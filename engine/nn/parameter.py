@@ -106,3 +106,30 @@ class UninitializedParameter(Parameter):
 
 
 UninitializedParameter.__module__ = "torch.nn.parameter"
+
+
+class UninitializedBuffer(Tensor):
+    r"""A buffer whose shape is not known yet: a lazy module's (``nn.LazyBatchNorm2d``'s running
+    statistics) until its first ``forward``, which ``materialize``\ s it into a tensor."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None):
+        from .._factories import empty
+
+        b = object.__new__(cls)
+        e = empty(0, dtype=dtype)
+        b._data, b._vc, b._grad_fn, b._requires_grad = e._data, e._vc, None, False
+        return b
+
+    def __repr__(self):
+        return "<UninitializedBuffer>"
+
+    shape = UninitializedParameter.shape
+    size = UninitializedParameter.size
+    numel = dim = UninitializedParameter._refuse
+    materialize = UninitializedParameter.materialize
+
+
+UninitializedBuffer.__module__ = "torch.nn.parameter"

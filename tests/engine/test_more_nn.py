@@ -110,6 +110,16 @@ LAZY = {
     "LazyConv1d(groups)": lambda t: _lazy_step(t, lambda t: t.nn.LazyConv1d(4, 2, groups=2), (2, 4, 5)),
     "LazyConv2d(unbatched)": lambda t: _lazy_step(t, lambda t: t.nn.LazyConv2d(1, 2), (3, 4, 4)),
     "LazyConvTranspose2d": lambda t: _lazy_step(t, lambda t: t.nn.LazyConvTranspose2d(2, 3, stride=2), (1, 3, 2, 2)),
+    "LazyBatchNorm2d": lambda t: _lazy_step(t, lambda t: t.nn.Sequential(t.nn.LazyBatchNorm2d(), t.nn.Flatten(),
+                                                                         t.nn.LazyLinear(2)), (2, 3, 2, 2)),
+    "LazyBatchNorm1d buffers": lambda t: (lambda m: (repr(m), repr(m.running_mean), m.num_batches_tracked,
+                                                     list(m.state_dict())))(t.nn.LazyBatchNorm1d()),
+    "LazyBatchNorm1d(affine=False, no stats)": lambda t: (lambda m: (m(t.arange(6.0).reshape(3, 2)), repr(m)))(
+        t.nn.LazyBatchNorm1d(affine=False, track_running_stats=False)),
+    "d2l LeNet, lazy": lambda t: _lazy_step(t, lambda t: t.nn.Sequential(
+        t.nn.LazyConv2d(2, kernel_size=3, padding=1), t.nn.LazyBatchNorm2d(), t.nn.Sigmoid(),
+        t.nn.AvgPool2d(kernel_size=2, stride=2), t.nn.Flatten(), t.nn.LazyLinear(4), t.nn.ReLU(), t.nn.LazyLinear(2)),
+        (2, 1, 4, 4)),
     "uninitialized shape": lambda t: t.nn.LazyLinear(3).weight.shape,
     "uninitialized numel": lambda t: t.nn.LazyLinear(3).weight.numel(),
     "uninitialized repr": lambda t: (repr(t.nn.LazyLinear(3).bias), type(t.nn.LazyLinear(3).bias).__name__),

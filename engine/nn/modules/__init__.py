@@ -29,7 +29,8 @@ __all__ = ["Module", "Identity", "Linear", "LazyLinear", "LazyModuleMixin", "Fla
 # torch.nn reads this table too.
 _LAZY = {name: module for module, names in (
     ("rnn", ("RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell")),
-    ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")),
+    ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+                   "LazyBatchNorm3d")),
     ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
     ("normalization", ("LayerNorm", "GroupNorm", "RMSNorm")),
     ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",

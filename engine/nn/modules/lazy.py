@@ -1,6 +1,6 @@
 """``LazyModuleMixin``: a module whose parameters take their shape from its first input."""
 from ... import _grad_mode
-from ..parameter import UninitializedParameter
+from ..parameter import UninitializedBuffer, UninitializedParameter
 
 
 class LazyModuleMixin:
@@ -16,7 +16,8 @@ class LazyModuleMixin:
         self._initialize_hook = self.register_forward_pre_hook(_infer_parameters, with_kwargs=True)
 
     def has_uninitialized_params(self):
-        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+        return any(isinstance(p, (UninitializedParameter, UninitializedBuffer))
+                   for p in (*self._parameters.values(), *self._buffers.values()))
 
 
 def _infer_parameters(module, args, kwargs=None):
