@@ -1976,6 +1976,141 @@ print(x.grad)
 """
 
 
+# ---- Dive into Deep Learning (d2l): preliminaries, linear algebra, softmax from scratch, parameter
+# management with lazy layers: d2l's own code (NumPy's axis/keepdims names among it), PyTorch's output
+case('d2l_ndarray', '''
+x = torch.arange(12, dtype=torch.float32)
+print(x, x.numel(), x.shape)
+X = x.reshape(3, 4)
+print(X, x.reshape(-1, 4).shape)
+print(torch.zeros((2, 3, 4)).shape, torch.ones((2, 3, 4)).sum())
+print(torch.tensor([[2, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]]))
+print(X[-1], X[1:3])
+X[1, 2] = 17
+X[:2, :] = 12
+print(X)
+x = torch.tensor([1.0, 2, 4, 8]); y = torch.tensor([2, 2, 2, 2])
+print(x + y, x - y, x * y, x / y, x ** y)
+print(torch.exp(x))
+X = torch.arange(12, dtype=torch.float32).reshape((3, 4))
+Y = torch.tensor([[2.0, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]])
+print(torch.cat((X, Y), dim=0), torch.cat((X, Y), dim=1))
+print(X == Y, X.sum())
+a = torch.arange(3).reshape((3, 1)); b = torch.arange(2).reshape((1, 2))
+print(a, b, a + b)
+before = id(Y); Y = Y + X; print(id(Y) == before)
+Z = torch.zeros_like(Y); print('id(Z):', id(Z) == id(Z)); Z[:] = X + Y
+before = id(X); X += Y; print(id(X) == before)
+A = X.numpy(); B = torch.from_numpy(A); print(type(A), type(B))
+a = torch.tensor([3.5]); print(a, a.item(), float(a), int(a))
+''')
+case('d2l_linalg', '''
+x = torch.tensor(3.0); y = torch.tensor(2.0)
+print(x + y, x * y, x / y, x**y)
+x = torch.arange(3); print(x, x[2], len(x), x.shape)
+A = torch.arange(6).reshape(3, 2); print(A, A.T)
+A = torch.tensor([[1, 2, 3], [2, 0, 4], [3, 4, 5]]); print(A == A.T)
+X = torch.arange(24).reshape(2, 3, 4); print(X)
+A = torch.arange(6, dtype=torch.float32).reshape(2, 3); B = A.clone(); print(A, A + B, A * B)
+a = 2; X = torch.arange(24).reshape(2, 3, 4); print(a + X, (a * X).shape)
+x = torch.arange(3, dtype=torch.float32); print(x, x.sum())
+print(A.shape, A.sum(), A.sum(axis=0), A.sum(axis=0).shape, A.sum(axis=1), A.sum(axis=[0, 1]) == A.sum())
+print(A.mean(), A.sum() / A.numel(), A.mean(axis=0), A.sum(axis=0) / A.shape[0])
+sum_A = A.sum(axis=1, keepdims=True); print(sum_A, sum_A.shape, A / sum_A, A.cumsum(axis=0))
+y = torch.ones(3, dtype=torch.float32); print(x, y, torch.dot(x, y), torch.sum(x * y))
+print(A.shape, x.shape, torch.mv(A, x), A@x)
+B = torch.ones(3, 4); print(torch.mm(A, B), A@B)
+u = torch.tensor([3.0, -4.0]); print(torch.norm(u), torch.abs(u).sum(), torch.norm(torch.ones((4, 9))))
+''')
+case('d2l_softmax_scratch', '''
+torch.manual_seed(0)
+X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+print(X.sum(0, keepdims=True), X.sum(1, keepdims=True))
+def softmax(X):
+    X_exp = torch.exp(X)
+    partition = X_exp.sum(1, keepdims=True)
+    return X_exp / partition
+X = torch.rand((2, 5)); X_prob = softmax(X); print(X_prob, X_prob.sum(1))
+W = torch.normal(0, 0.01, size=(6, 3), requires_grad=True); b = torch.zeros(3, requires_grad=True)
+def net(X):
+    return softmax(torch.matmul(X.reshape((-1, W.shape[0])), W) + b)
+y = torch.tensor([0, 2]); y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+print(y_hat[[0, 1], y])
+def cross_entropy(y_hat, y):
+    return -torch.log(y_hat[list(range(len(y_hat))), y]).mean()
+print(cross_entropy(y_hat, y))
+def accuracy(y_hat, y):
+    if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
+        y_hat = y_hat.argmax(axis=1)
+    cmp = y_hat.type(y.dtype) == y
+    return float(cmp.type(y.dtype).sum())
+print(accuracy(y_hat, y) / len(y))
+Xb = torch.rand(2, 6); l = cross_entropy(net(Xb), y); l.backward()
+print(l, W.grad.shape, b.grad)
+with torch.no_grad():
+    for param in [W, b]:
+        param -= 0.1 * param.grad / 2
+        param.grad.zero_()
+print(b)
+''')
+case('d2l_params', '''
+from torch import nn
+from torch.nn import functional as F
+torch.manual_seed(0)
+net = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(1))
+X = torch.rand(size=(2, 4))
+print(net(X).shape)
+print(net[2].state_dict())
+print(type(net[2].bias), net[2].bias.data)
+print(net[2].weight.grad == None)
+print([(name, param.shape) for name, param in net.named_parameters()])
+def init_normal(module):
+    if type(module) == nn.Linear:
+        nn.init.normal_(module.weight, mean=0, std=0.01)
+        nn.init.zeros_(module.bias)
+net.apply(init_normal)
+print(net[0].weight.data[0], net[0].bias.data[0])
+def init_constant(module):
+    if type(module) == nn.Linear:
+        nn.init.constant_(module.weight, 1)
+        nn.init.zeros_(module.bias)
+net.apply(init_constant)
+print(net[0].weight.data[0], net[0].bias.data[0])
+def init_xavier(module):
+    if type(module) == nn.Linear:
+        nn.init.xavier_uniform_(module.weight)
+net[0].apply(init_xavier)
+print(net[0].weight.data[0])
+shared = nn.LazyLinear(8)
+net = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), shared, nn.ReLU(), shared, nn.ReLU(), nn.LazyLinear(1))
+net(X)
+print(net[2].weight.data[0] == net[4].weight.data[0])
+net[2].weight.data[0, 0] = 100
+print(net[2].weight.data[0] == net[4].weight.data[0])
+class CenteredLayer(nn.Module):
+    def __init__(self):
+        super().__init__()
+    def forward(self, X):
+        return X - X.mean()
+layer = CenteredLayer(); print(layer(torch.tensor([1.0, 2, 3, 4, 5])))
+class MyLinear(nn.Module):
+    def __init__(self, in_units, units):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(in_units, units))
+        self.bias = nn.Parameter(torch.randn(units,))
+    def forward(self, X):
+        linear = torch.matmul(X, self.weight.data) + self.bias.data
+        return F.relu(linear)
+linear = MyLinear(5, 3); print(linear.weight)
+print(linear(torch.rand(2, 5)))
+net = nn.Sequential(MyLinear(64, 8), MyLinear(8, 1)); print(net(torch.rand(2, 64)))
+''')
+EXPECTED['d2l_ndarray'] = "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11.]) 12 torch.Size([12])\ntensor([[ 0.,  1.,  2.,  3.],\n        [ 4.,  5.,  6.,  7.],\n        [ 8.,  9., 10., 11.]]) torch.Size([3, 4])\ntorch.Size([2, 3, 4]) tensor(24.)\ntensor([[2, 1, 4, 3],\n        [1, 2, 3, 4],\n        [4, 3, 2, 1]])\ntensor([ 8.,  9., 10., 11.]) tensor([[ 4.,  5.,  6.,  7.],\n        [ 8.,  9., 10., 11.]])\ntensor([[12., 12., 12., 12.],\n        [12., 12., 12., 12.],\n        [ 8.,  9., 10., 11.]])\ntensor([ 3.,  4.,  6., 10.]) tensor([-1.,  0.,  2.,  6.]) tensor([ 2.,  4.,  8., 16.]) tensor([0.5000, 1.0000, 2.0000, 4.0000]) tensor([ 1.,  4., 16., 64.])\ntensor([2.7183e+00, 7.3891e+00, 5.4598e+01, 2.9810e+03])\ntensor([[ 0.,  1.,  2.,  3.],\n        [ 4.,  5.,  6.,  7.],\n        [ 8.,  9., 10., 11.],\n        [ 2.,  1.,  4.,  3.],\n        [ 1.,  2.,  3.,  4.],\n        [ 4.,  3.,  2.,  1.]]) tensor([[ 0.,  1.,  2.,  3.,  2.,  1.,  4.,  3.],\n        [ 4.,  5.,  6.,  7.,  1.,  2.,  3.,  4.],\n        [ 8.,  9., 10., 11.,  4.,  3.,  2.,  1.]])\ntensor([[False,  True, False,  True],\n        [False, False, False, False],\n        [False, False, False, False]]) tensor(66.)\ntensor([[0],\n        [1],\n        [2]]) tensor([[0, 1]]) tensor([[0, 1],\n        [1, 2],\n        [2, 3]])\nFalse\nid(Z): True\nTrue\n<class 'numpy.ndarray'> <class 'torch.Tensor'>\ntensor([3.5000]) 3.5 3.5 3\n"
+EXPECTED['d2l_linalg'] = 'tensor(5.) tensor(6.) tensor(1.5000) tensor(9.)\ntensor([0, 1, 2]) tensor(2) 3 torch.Size([3])\ntensor([[0, 1],\n        [2, 3],\n        [4, 5]]) tensor([[0, 2, 4],\n        [1, 3, 5]])\ntensor([[True, True, True],\n        [True, True, True],\n        [True, True, True]])\ntensor([[[ 0,  1,  2,  3],\n         [ 4,  5,  6,  7],\n         [ 8,  9, 10, 11]],\n\n        [[12, 13, 14, 15],\n         [16, 17, 18, 19],\n         [20, 21, 22, 23]]])\ntensor([[0., 1., 2.],\n        [3., 4., 5.]]) tensor([[ 0.,  2.,  4.],\n        [ 6.,  8., 10.]]) tensor([[ 0.,  1.,  4.],\n        [ 9., 16., 25.]])\ntensor([[[ 2,  3,  4,  5],\n         [ 6,  7,  8,  9],\n         [10, 11, 12, 13]],\n\n        [[14, 15, 16, 17],\n         [18, 19, 20, 21],\n         [22, 23, 24, 25]]]) torch.Size([2, 3, 4])\ntensor([0., 1., 2.]) tensor(3.)\ntorch.Size([2, 3]) tensor(15.) tensor([3., 5., 7.]) torch.Size([3]) tensor([ 3., 12.]) tensor(True)\ntensor(2.5000) tensor(2.5000) tensor([1.5000, 2.5000, 3.5000]) tensor([1.5000, 2.5000, 3.5000])\ntensor([[ 3.],\n        [12.]]) torch.Size([2, 1]) tensor([[0.0000, 0.3333, 0.6667],\n        [0.2500, 0.3333, 0.4167]]) tensor([[0., 1., 2.],\n        [3., 5., 7.]])\ntensor([0., 1., 2.]) tensor([1., 1., 1.]) tensor(3.) tensor(3.)\ntorch.Size([2, 3]) torch.Size([3]) tensor([ 5., 14.]) tensor([ 5., 14.])\ntensor([[ 3.,  3.,  3.,  3.],\n        [12., 12., 12., 12.]]) tensor([[ 3.,  3.,  3.,  3.],\n        [12., 12., 12., 12.]])\ntensor(5.) tensor(7.) tensor(6.)\n'
+EXPECTED['d2l_softmax_scratch'] = 'tensor([[5., 7., 9.]]) tensor([[ 6.],\n        [15.]])\ntensor([[0.2222, 0.2917, 0.1478, 0.1544, 0.1840],\n        [0.2000, 0.1732, 0.2600, 0.1673, 0.1996]]) tensor([1.0000, 1.0000])\ntensor([0.1000, 0.5000])\ntensor(1.4979)\n0.5\ntensor(1.0961, grad_fn=<NegBackward0>) torch.Size([6, 3]) tensor([-0.1640,  0.3313, -0.1673])\ntensor([ 0.0082, -0.0166,  0.0084], requires_grad=True)\n'
+EXPECTED['d2l_params'] = "torch.Size([2, 1])\nOrderedDict([('weight', tensor([[-0.1568, -0.0128,  0.2261,  0.3515,  0.1403,  0.0478,  0.2371, -0.2082]])), ('bias', tensor([0.0659]))])\n<class 'torch.nn.parameter.Parameter'> tensor([0.0659])\nTrue\n[('0.weight', torch.Size([8, 4])), ('0.bias', torch.Size([8])), ('2.weight', torch.Size([1, 8])), ('2.bias', torch.Size([1]))]\ntensor([-0.0045, -0.0057, -0.0056,  0.0059]) tensor(0.)\ntensor([1., 1., 1., 1.]) tensor(0.)\ntensor([-0.0127, -0.5325, -0.5454, -0.0390])\ntensor([True, True, True, True, True, True, True, True])\ntensor([True, True, True, True, True, True, True, True])\ntensor([-2., -1.,  0.,  1.,  2.])\nParameter containing:\ntensor([[ 1.3565,  0.7341,  0.8062],\n        [ 0.7410,  0.6088, -0.5560],\n        [ 0.5477,  0.4383,  0.0394],\n        [-1.1895, -0.5015, -0.1455],\n        [ 0.1522, -1.4437, -0.2284]], requires_grad=True)\ntensor([[0.7311, 0.0000, 0.0000],\n        [0.4176, 0.0000, 0.0000]])\ntensor([[13.2952],\n        [ 0.0000]])\n"
+
+
 def normalise(text):
     return re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
 
