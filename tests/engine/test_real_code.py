@@ -2110,6 +2110,121 @@ EXPECTED['d2l_linalg'] = 'tensor(5.) tensor(6.) tensor(1.5000) tensor(9.)\ntenso
 EXPECTED['d2l_softmax_scratch'] = 'tensor([[5., 7., 9.]]) tensor([[ 6.],\n        [15.]])\ntensor([[0.2222, 0.2917, 0.1478, 0.1544, 0.1840],\n        [0.2000, 0.1732, 0.2600, 0.1673, 0.1996]]) tensor([1.0000, 1.0000])\ntensor([0.1000, 0.5000])\ntensor(1.4979)\n0.5\ntensor(1.0961, grad_fn=<NegBackward0>) torch.Size([6, 3]) tensor([-0.1640,  0.3313, -0.1673])\ntensor([ 0.0082, -0.0166,  0.0084], requires_grad=True)\n'
 EXPECTED['d2l_params'] = "torch.Size([2, 1])\nOrderedDict([('weight', tensor([[-0.1568, -0.0128,  0.2261,  0.3515,  0.1403,  0.0478,  0.2371, -0.2082]])), ('bias', tensor([0.0659]))])\n<class 'torch.nn.parameter.Parameter'> tensor([0.0659])\nTrue\n[('0.weight', torch.Size([8, 4])), ('0.bias', torch.Size([8])), ('2.weight', torch.Size([1, 8])), ('2.bias', torch.Size([1]))]\ntensor([-0.0045, -0.0057, -0.0056,  0.0059]) tensor(0.)\ntensor([1., 1., 1., 1.]) tensor(0.)\ntensor([-0.0127, -0.5325, -0.5454, -0.0390])\ntensor([True, True, True, True, True, True, True, True])\ntensor([True, True, True, True, True, True, True, True])\ntensor([-2., -1.,  0.,  1.,  2.])\nParameter containing:\ntensor([[ 1.3565,  0.7341,  0.8062],\n        [ 0.7410,  0.6088, -0.5560],\n        [ 0.5477,  0.4383,  0.0394],\n        [-1.1895, -0.5015, -0.1455],\n        [ 0.1522, -1.4437, -0.2284]], requires_grad=True)\ntensor([[0.7311, 0.0000, 0.0000],\n        [0.4176, 0.0000, 0.0000]])\ntensor([[13.2952],\n        [ 0.0000]])\n"
 
+# ---- d2l, further on: convolution and pooling from scratch (a kernel learned through a lazy conv),
+# batch norm and an RNN step from scratch with gradient clipping
+case('d2l_conv_scratch', '''
+from torch import nn
+def corr2d(X, K):
+    h, w = K.shape
+    Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+    for i in range(Y.shape[0]):
+        for j in range(Y.shape[1]):
+            Y[i, j] = (X[i:i + h, j:j + w] * K).sum()
+    return Y
+X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
+K = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+print(corr2d(X, K))
+class Conv2D(nn.Module):
+    def __init__(self, kernel_size):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(kernel_size))
+        self.bias = nn.Parameter(torch.zeros(1))
+    def forward(self, x):
+        return corr2d(x, self.weight) + self.bias
+X = torch.ones((6, 8)); X[:, 2:6] = 0; print(X)
+K = torch.tensor([[1.0, -1.0]]); Y = corr2d(X, K); print(Y, corr2d(X.t(), K))
+torch.manual_seed(0)
+conv2d = nn.LazyConv2d(1, kernel_size=(1, 2), bias=False)
+X = X.reshape((1, 1, 6, 8)); Y = Y.reshape((1, 1, 6, 7)); lr = 3e-2
+for i in range(10):
+    Y_hat = conv2d(X)
+    l = (Y_hat - Y) ** 2
+    conv2d.zero_grad()
+    l.sum().backward()
+    conv2d.weight.data[:] -= lr * conv2d.weight.grad
+    if (i + 1) % 2 == 0:
+        print(f'epoch {i + 1}, loss {l.sum():.3f}')
+print(conv2d.weight.data.reshape((1, 2)))
+def comp_conv2d(conv2d, X):
+    X = X.reshape((1, 1) + X.shape)
+    Y = conv2d(X)
+    return Y.reshape(Y.shape[2:])
+conv2d = nn.LazyConv2d(1, kernel_size=3, padding=1); X = torch.rand(size=(8, 8)); print(comp_conv2d(conv2d, X).shape)
+conv2d = nn.LazyConv2d(1, kernel_size=(3, 5), padding=(0, 1), stride=(3, 4)); print(comp_conv2d(conv2d, X).shape)
+def corr2d_multi_in(X, K):
+    return sum(corr2d(x, k) for x, k in zip(X, K))
+X = torch.tensor([[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]], [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]])
+K = torch.tensor([[[0.0, 1.0], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]])
+print(corr2d_multi_in(X, K))
+def corr2d_multi_in_out(X, K):
+    return torch.stack([corr2d_multi_in(X, k) for k in K], 0)
+K = torch.stack((K, K + 1, K + 2), 0); print(K.shape, corr2d_multi_in_out(X, K))
+def pool2d(X, pool_size, mode='max'):
+    p_h, p_w = pool_size
+    Y = torch.zeros((X.shape[0] - p_h + 1, X.shape[1] - p_w + 1))
+    for i in range(Y.shape[0]):
+        for j in range(Y.shape[1]):
+            if mode == 'max':
+                Y[i, j] = X[i: i + p_h, j: j + p_w].max()
+            elif mode == 'avg':
+                Y[i, j] = X[i: i + p_h, j: j + p_w].mean()
+    return Y
+X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]); print(pool2d(X, (2, 2)), pool2d(X, (2, 2), 'avg'))
+X = torch.arange(16, dtype=torch.float32).reshape((1, 1, 4, 4))
+pool2d = nn.MaxPool2d(3); print(pool2d(X))
+pool2d = nn.MaxPool2d(3, padding=1, stride=2); print(pool2d(X))
+X = torch.cat((X, X + 1), 1); print(nn.MaxPool2d(3, padding=1, stride=2)(X))
+''')
+case('d2l_batchnorm_rnn_scratch', '''
+from torch import nn
+from torch.nn import functional as F
+def batch_norm(X, gamma, beta, moving_mean, moving_var, eps, momentum):
+    if not torch.is_grad_enabled():
+        X_hat = (X - moving_mean) / torch.sqrt(moving_var + eps)
+    else:
+        assert len(X.shape) in (2, 4)
+        if len(X.shape) == 2:
+            mean = X.mean(dim=0)
+            var = ((X - mean) ** 2).mean(dim=0)
+        else:
+            mean = X.mean(dim=(0, 2, 3), keepdim=True)
+            var = ((X - mean) ** 2).mean(dim=(0, 2, 3), keepdim=True)
+        X_hat = (X - mean) / torch.sqrt(var + eps)
+        moving_mean = (1.0 - momentum) * moving_mean + momentum * mean
+        moving_var = (1.0 - momentum) * moving_var + momentum * var
+    Y = gamma * X_hat + beta
+    return Y, moving_mean.data, moving_var.data
+X = torch.arange(16.0).reshape(2, 2, 2, 2)
+gamma = torch.ones((1, 2, 1, 1), requires_grad=True); beta = torch.zeros((1, 2, 1, 1), requires_grad=True)
+Y, mm, mv = batch_norm(X, gamma, beta, torch.zeros((1, 2, 1, 1)), torch.ones((1, 2, 1, 1)), 1e-5, 0.1)
+print(Y, mm, mv)
+Y.sum().backward(); print(gamma.grad.abs().max() < 1e-5, beta.grad.flatten())  # (gamma's: rounding noise)
+torch.manual_seed(0)
+X = torch.arange(10).reshape((2, 5))
+print(F.one_hot(torch.tensor([0, 2]), 28).shape, F.one_hot(X.T, 28).shape)
+num_inputs, num_hiddens = 4, 3
+W_xh = torch.randn(num_inputs, num_hiddens, requires_grad=True) * 0.01
+W_hh = (torch.randn(num_hiddens, num_hiddens) * 0.01).requires_grad_()
+b_h = torch.zeros(num_hiddens, requires_grad=True)
+W_xh = W_xh.detach().requires_grad_()
+state = torch.zeros((2, num_hiddens))
+outputs = []
+for X in torch.randn(3, 2, num_inputs):
+    state = torch.tanh(torch.matmul(X, W_xh) + torch.matmul(state, W_hh) + b_h)
+    outputs.append(state)
+out = torch.cat(outputs, 0); print(out.shape, out.grad_fn)
+out.sum().backward()
+params = [W_xh, W_hh, b_h]
+norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params)); print(norm)
+theta = 0.001
+if norm > theta:
+    for param in params:
+        param.grad[:] *= theta / norm
+print(b_h.grad)
+''')
+EXPECTED['d2l_conv_scratch'] = 'tensor([[19., 25.],\n        [37., 43.]])\ntensor([[1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.]])\ntensor([[ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.]]) tensor([[0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.]])\nepoch 2, loss 8.330\nepoch 4, loss 1.722\nepoch 6, loss 0.422\nepoch 8, loss 0.125\nepoch 10, loss 0.043\ntensor([[ 1.0063, -0.9662]])\ntorch.Size([8, 8])\ntorch.Size([2, 2])\ntensor([[ 56.,  72.],\n        [104., 120.]])\ntorch.Size([3, 2, 2, 2]) tensor([[[ 56.,  72.],\n         [104., 120.]],\n\n        [[ 76., 100.],\n         [148., 172.]],\n\n        [[ 96., 128.],\n         [192., 224.]]])\ntensor([[4., 5.],\n        [7., 8.]]) tensor([[2., 3.],\n        [5., 6.]])\ntensor([[[[10.]]]])\ntensor([[[[ 5.,  7.],\n          [13., 15.]]]])\ntensor([[[[ 5.,  7.],\n          [13., 15.]],\n\n         [[ 6.,  8.],\n          [14., 16.]]]])\n'
+EXPECTED['d2l_batchnorm_rnn_scratch'] = 'tensor([[[[-1.3242, -1.0835],\n          [-0.8427, -0.6019]],\n\n         [[-1.3242, -1.0835],\n          [-0.8427, -0.6019]]],\n\n\n        [[[ 0.6019,  0.8427],\n          [ 1.0835,  1.3242]],\n\n         [[ 0.6019,  0.8427],\n          [ 1.0835,  1.3242]]]], grad_fn=<AddBackward0>) tensor([[[[0.5500]],\n\n         [[0.9500]]]]) tensor([[[[2.6250]],\n\n         [[2.6250]]]])\ntensor(True) tensor([8., 8.])\ntorch.Size([2, 28]) torch.Size([5, 2, 28])\ntorch.Size([6, 3]) <CatBackward0 object at 0x…>\ntensor(15.8622)\ntensor([0.0004, 0.0004, 0.0004])\n'
+
 
 def normalise(text):
     return re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
