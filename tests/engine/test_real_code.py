@@ -2226,6 +2226,69 @@ EXPECTED['d2l_conv_scratch'] = 'tensor([[19., 25.],\n        [37., 43.]])\ntenso
 EXPECTED['d2l_batchnorm_rnn_scratch'] = 'tensor([[[[-1.3242, -1.0835],\n          [-0.8427, -0.6019]],\n\n         [[-1.3242, -1.0835],\n          [-0.8427, -0.6019]]],\n\n\n        [[[ 0.6019,  0.8427],\n          [ 1.0835,  1.3242]],\n\n         [[ 0.6019,  0.8427],\n          [ 1.0835,  1.3242]]]], grad_fn=<AddBackward0>) tensor([[[[0.5500]],\n\n         [[0.9500]]]]) tensor([[[[2.6250]],\n\n         [[2.6250]]]])\ntensor(True) tensor([8., 8.])\ntorch.Size([2, 28]) torch.Size([5, 2, 28])\ntorch.Size([6, 3]) <CatBackward0 object at 0x…>\ntensor(15.8622)\ntensor([0.0004, 0.0004, 0.0004])\n'
 
 
+# ---- d2l's concise linear regression (TensorDataset, a shuffling DataLoader, SGD) and dropout from
+# scratch and as a layer in a lazy MLP with weight decay: the same draws, masks and batches as PyTorch's
+case('d2l_linreg_concise', '''
+from torch import nn
+from torch.utils import data
+torch.manual_seed(42)
+def synthetic_data(w, b, num_examples):
+    X = torch.normal(0, 1, (num_examples, len(w)))
+    y = torch.matmul(X, w) + b
+    y += torch.normal(0, 0.01, y.shape)
+    return X, y.reshape((-1, 1))
+true_w = torch.tensor([2, -3.4]); true_b = 4.2
+features, labels = synthetic_data(true_w, true_b, 100)
+print('features:', features[0], '\nlabel:', labels[0])
+def load_array(data_arrays, batch_size, is_train=True):
+    dataset = data.TensorDataset(*data_arrays)
+    return data.DataLoader(dataset, batch_size, shuffle=is_train)
+data_iter = load_array((features, labels), 10)
+print(next(iter(data_iter))[1].T)
+net = nn.Sequential(nn.Linear(2, 1))
+net[0].weight.data.normal_(0, 0.01); net[0].bias.data.fill_(0)
+loss = nn.MSELoss(); trainer = torch.optim.SGD(net.parameters(), lr=0.03)
+for epoch in range(3):
+    for X, y in data_iter:
+        l = loss(net(X), y)
+        trainer.zero_grad()
+        l.backward()
+        trainer.step()
+    l = loss(net(features), labels)
+    print(f'epoch {epoch + 1}, loss {l:.4f}')  # (d2l prints {l:f}: one float32 ulp apart here)
+w = net[0].weight.data; print('error in estimating w:', true_w - w.reshape(true_w.shape))
+b = net[0].bias.data; print('error in estimating b:', true_b - b)
+''')
+case('d2l_mlp_dropout', '''
+from torch import nn
+torch.manual_seed(0)
+def dropout_layer(X, dropout):
+    assert 0 <= dropout <= 1
+    if dropout == 1: return torch.zeros_like(X)
+    mask = (torch.rand(X.shape) > dropout).float()
+    return mask * X / (1.0 - dropout)
+X = torch.arange(16, dtype = torch.float32).reshape((2, 8))
+print('dropout_p = 0:', dropout_layer(X, 0))
+print('dropout_p = 0.5:', dropout_layer(X, 0.5))
+print('dropout_p = 1:', dropout_layer(X, 1))
+def relu(X):
+    a = torch.zeros_like(X)
+    return torch.max(X, a)
+print(relu(torch.tensor([-1.0, 2.0])))
+net = nn.Sequential(nn.Flatten(), nn.LazyLinear(16), nn.ReLU(), nn.Dropout(0.5), nn.LazyLinear(3))
+Xb = torch.rand(4, 2, 2); y = torch.tensor([0, 1, 2, 1])
+opt = torch.optim.SGD(net.parameters(), lr=0.1, weight_decay=1e-3)
+for step in range(3):
+    Y_hat = net(Xb)
+    l = nn.functional.cross_entropy(Y_hat, y, reduction='none')
+    opt.zero_grad(); l.mean().backward(); opt.step()
+    print(step, l.detach(), Y_hat.argmax(axis=1))
+net.eval(); print(net(Xb).argmax(axis=1), net)
+''')
+EXPECTED['d2l_linreg_concise'] = 'features: tensor([1.9269, 1.4873]) \nlabel: tensor([3.0101])\ntensor([[ 8.2629,  2.3397,  1.7800,  1.9383,  0.6649,  9.7656, -2.9063,  2.3871,\n          5.3435, -2.1869]])\nepoch 1, loss 9.5953\nepoch 2, loss 4.3854\nepoch 3, loss 2.0227\nerror in estimating w: tensor([ 0.6086, -1.2291])\nerror in estimating b: tensor([1.1648])\n'
+EXPECTED['d2l_mlp_dropout'] = 'dropout_p = 0: tensor([[ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.],\n        [ 8.,  9., 10., 11., 12., 13., 14., 15.]])\ndropout_p = 0.5: tensor([[ 0.,  2.,  0.,  0.,  8., 10.,  0., 14.],\n        [ 0., 18., 20.,  0.,  0.,  0.,  0., 30.]])\ndropout_p = 1: tensor([[0., 0., 0., 0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0., 0., 0., 0.]])\ntensor([0., 2.])\n0 tensor([0.9457, 1.2842, 1.0869, 1.3013]) tensor([0, 0, 0, 0])\n1 tensor([0.8646, 1.4232, 1.0928, 1.2233]) tensor([0, 0, 0, 2])\n2 tensor([0.9356, 1.2948, 1.1647, 1.2730]) tensor([0, 2, 0, 0])\ntensor([0, 0, 0, 0]) Sequential(\n  (0): Flatten(start_dim=1, end_dim=-1)\n  (1): Linear(in_features=4, out_features=16, bias=True)\n  (2): ReLU()\n  (3): Dropout(p=0.5, inplace=False)\n  (4): Linear(in_features=16, out_features=3, bias=True)\n)\n'
+
+
 def normalise(text):
     return re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
 
