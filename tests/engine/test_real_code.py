@@ -2225,7 +2225,6 @@ print(b_h.grad)
 EXPECTED['d2l_conv_scratch'] = 'tensor([[19., 25.],\n        [37., 43.]])\ntensor([[1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.],\n        [1., 1., 0., 0., 0., 0., 1., 1.]])\ntensor([[ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.],\n        [ 0.,  1.,  0.,  0.,  0., -1.,  0.]]) tensor([[0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0.]])\nepoch 2, loss 8.330\nepoch 4, loss 1.722\nepoch 6, loss 0.422\nepoch 8, loss 0.125\nepoch 10, loss 0.043\ntensor([[ 1.0063, -0.9662]])\ntorch.Size([8, 8])\ntorch.Size([2, 2])\ntensor([[ 56.,  72.],\n        [104., 120.]])\ntorch.Size([3, 2, 2, 2]) tensor([[[ 56.,  72.],\n         [104., 120.]],\n\n        [[ 76., 100.],\n         [148., 172.]],\n\n        [[ 96., 128.],\n         [192., 224.]]])\ntensor([[4., 5.],\n        [7., 8.]]) tensor([[2., 3.],\n        [5., 6.]])\ntensor([[[[10.]]]])\ntensor([[[[ 5.,  7.],\n          [13., 15.]]]])\ntensor([[[[ 5.,  7.],\n          [13., 15.]],\n\n         [[ 6.,  8.],\n          [14., 16.]]]])\n'
 EXPECTED['d2l_batchnorm_rnn_scratch'] = 'tensor([[[[-1.3242, -1.0835],\n          [-0.8427, -0.6019]],\n\n         [[-1.3242, -1.0835],\n          [-0.8427, -0.6019]]],\n\n\n        [[[ 0.6019,  0.8427],\n          [ 1.0835,  1.3242]],\n\n         [[ 0.6019,  0.8427],\n          [ 1.0835,  1.3242]]]], grad_fn=<AddBackward0>) tensor([[[[0.5500]],\n\n         [[0.9500]]]]) tensor([[[[2.6250]],\n\n         [[2.6250]]]])\ntensor(True) tensor([8., 8.])\ntorch.Size([2, 28]) torch.Size([5, 2, 28])\ntorch.Size([6, 3]) <CatBackward0 object at 0x…>\ntensor(15.8622)\ntensor([0.0004, 0.0004, 0.0004])\n'
 
-
 # ---- d2l's concise linear regression (TensorDataset, a shuffling DataLoader, SGD) and dropout from
 # scratch and as a layer in a lazy MLP with weight decay: the same draws, masks and batches as PyTorch's
 case('d2l_linreg_concise', '''
@@ -2239,7 +2238,7 @@ def synthetic_data(w, b, num_examples):
     return X, y.reshape((-1, 1))
 true_w = torch.tensor([2, -3.4]); true_b = 4.2
 features, labels = synthetic_data(true_w, true_b, 100)
-print('features:', features[0], '\nlabel:', labels[0])
+print('features:', features[0], '\\nlabel:', labels[0])
 def load_array(data_arrays, batch_size, is_train=True):
     dataset = data.TensorDataset(*data_arrays)
     return data.DataLoader(dataset, batch_size, shuffle=is_train)
