@@ -2288,6 +2288,71 @@ EXPECTED['d2l_linreg_concise'] = 'features: tensor([1.9269, 1.4873]) \nlabel: te
 EXPECTED['d2l_mlp_dropout'] = 'dropout_p = 0: tensor([[ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.],\n        [ 8.,  9., 10., 11., 12., 13., 14., 15.]])\ndropout_p = 0.5: tensor([[ 0.,  2.,  0.,  0.,  8., 10.,  0., 14.],\n        [ 0., 18., 20.,  0.,  0.,  0.,  0., 30.]])\ndropout_p = 1: tensor([[0., 0., 0., 0., 0., 0., 0., 0.],\n        [0., 0., 0., 0., 0., 0., 0., 0.]])\ntensor([0., 2.])\n0 tensor([0.9457, 1.2842, 1.0869, 1.3013]) tensor([0, 0, 0, 0])\n1 tensor([0.8646, 1.4232, 1.0928, 1.2233]) tensor([0, 0, 0, 2])\n2 tensor([0.9356, 1.2948, 1.1647, 1.2730]) tensor([0, 2, 0, 0])\ntensor([0, 0, 0, 0]) Sequential(\n  (0): Flatten(start_dim=1, end_dim=-1)\n  (1): Linear(in_features=4, out_features=16, bias=True)\n  (2): ReLU()\n  (3): Dropout(p=0.5, inplace=False)\n  (4): Linear(in_features=16, out_features=3, bias=True)\n)\n'
 
 
+# ---- d2l's attention scoring: masked softmax (a mask written through ~mask), additive attention of
+# lazy layers, scaled dot-product attention and a grad through it
+case('d2l_attention', '''
+import math
+from torch import nn
+torch.manual_seed(0)
+def sequence_mask(X, valid_len, value=0):
+    maxlen = X.size(1)
+    mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
+    X[~mask] = value
+    return X
+def masked_softmax(X, valid_lens):
+    def _sequence_mask(X, valid_len, value=0):
+        maxlen = X.size(1)
+        mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
+        X[~mask] = value
+        return X
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    else:
+        shape = X.shape
+        if valid_lens.dim() == 1:
+            valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+        else:
+            valid_lens = valid_lens.reshape(-1)
+        X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+        return nn.functional.softmax(X.reshape(shape), dim=-1)
+print(masked_softmax(torch.rand(2, 2, 4), torch.tensor([2, 3])))
+print(masked_softmax(torch.rand(2, 2, 4), torch.tensor([[1, 3], [2, 4]])))
+class AdditiveAttention(nn.Module):
+    def __init__(self, num_hiddens, dropout, **kwargs):
+        super(AdditiveAttention, self).__init__(**kwargs)
+        self.W_k = nn.LazyLinear(num_hiddens, bias=False)
+        self.W_q = nn.LazyLinear(num_hiddens, bias=False)
+        self.w_v = nn.LazyLinear(1, bias=False)
+        self.dropout = nn.Dropout(dropout)
+    def forward(self, queries, keys, values, valid_lens):
+        queries, keys = self.W_q(queries), self.W_k(keys)
+        features = queries.unsqueeze(2) + keys.unsqueeze(1)
+        features = torch.tanh(features)
+        scores = self.w_v(features).squeeze(-1)
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.dropout(self.attention_weights), values)
+queries = torch.normal(0, 1, (2, 1, 20)); keys = torch.normal(0, 1, (2, 10, 2))
+values = torch.normal(0, 1, (2, 10, 4)); valid_lens = torch.tensor([2, 6])
+attention = AdditiveAttention(num_hiddens=8, dropout=0.1)
+attention.eval()
+out = attention(queries, keys, values, valid_lens); print(out.shape, out[0], out.grad_fn)
+class DotProductAttention(nn.Module):
+    def __init__(self, dropout):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+    def forward(self, queries, keys, values, valid_lens=None):
+        d = queries.shape[-1]
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.dropout(self.attention_weights), values)
+queries = torch.normal(0, 1, (2, 1, 2))
+attention = DotProductAttention(dropout=0.5); attention.eval()
+out = attention(queries, keys, values, valid_lens); print(out, attention.attention_weights.sum(-1).round(decimals=4))  # (float32 sums: an ulp apart)
+keys.requires_grad_(); out = attention(queries, keys, values, valid_lens); out.sum().backward(); print(keys.grad[1, :3])
+''')
+EXPECTED['d2l_attention'] = 'tensor([[[0.4324, 0.5676, 0.0000, 0.0000],\n         [0.4191, 0.5809, 0.0000, 0.0000]],\n\n        [[0.3234, 0.3859, 0.2907, 0.0000],\n         [0.2882, 0.3337, 0.3781, 0.0000]]])\ntensor([[[1.0000, 0.0000, 0.0000, 0.0000],\n         [0.3316, 0.4189, 0.2495, 0.0000]],\n\n        [[0.4667, 0.5333, 0.0000, 0.0000],\n         [0.1837, 0.2217, 0.2071, 0.3876]]])\ntorch.Size([2, 1, 4]) tensor([[ 0.0558,  0.2727, -0.0121,  0.4267]], grad_fn=<SelectBackward0>) <BmmBackward0 object at 0x…>\ntensor([[[-0.1649,  0.1647,  0.1671,  0.9430]],\n\n        [[-0.1067, -0.1806,  0.1588,  0.2604]]]) tensor([[1.],\n        [1.]])\ntensor([[ 0.0101, -0.0077],\n        [ 0.1524, -0.1161],\n        [-0.0456,  0.0347]])\n'
+
+
 def normalise(text):
     return re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
 
