@@ -5807,6 +5807,72 @@ def _names_read(code):
             yield from _names_read(c)
 
 
+# ----- The trapezoidal rule, composed as PyTorch composes it (so its graph is PyTorch's) -----
+
+def _trapezoid_args(fname, y, x, dx, dim):
+    need_tensor(fname, "y", 1, y)
+    if x is not None and dx is not None:
+        raise invalid_arguments(fname, y, x, dx=dx, dim=dim)
+    if x is not None:
+        if not isinstance(x, Tensor):
+            raise invalid_arguments(fname, y, x, **_given_kw(dim=None if dim == -1 else dim))
+    elif dx is not None and (isinstance(dx, (bool, np.bool_)) or not is_scalar(dx)):
+        if isinstance(dx, (bool, np.bool_)):
+            raise RuntimeError(f"{fname}: Currently, we only support dx as a real number.")
+        raise invalid_arguments(fname, y, dx=dx, dim=dim)
+    (d,) = norm_dims(dim, y._data.ndim)
+    if y._data.dtype == np.bool_ or x is not None and x._data.dtype == np.bool_:
+        which = "`x` or `y`" if x is not None else "`y`"
+        raise RuntimeError(f"{fname}: received a bool input for {which}, but bool is not supported")
+    return d
+
+
+def _spacing(fname, y, x, d):
+    """``x``'s differences along ``d``, ``x`` viewed first to broadcast against ``y`` (NumPy's way)."""
+    if x._data.ndim == 1:
+        if x._data.shape[0] != y._data.shape[d]:
+            raise RuntimeError(f"{fname}: There must be one `x` value for each sample point")
+        shape = [1] * y._data.ndim
+        shape[d] = x._data.shape[0]
+        x = view(x, tuple(shape))
+    elif x._data.ndim < y._data.ndim:
+        x = view(x, (1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
+    left, right = _ends(x, d)  # (left first: the order PyTorch makes them, and so its backward's)
+    return right - left
+
+
+def _ends(y, d):
+    n = y._data.shape[d]
+    return narrow(y, d, 0, n - 1), narrow(y, d, 1, n - 1)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoidal rule along ``dim``: ``sum(dx_i * (y_i + y_i+1) / 2)``, spaced by ``x`` or by ``dx``."""
+    d = _trapezoid_args("trapezoid", y, x, dx, dim)
+    if y._data.shape[d] == 0:
+        return _wrap(np.zeros(y._data.shape[:d] + y._data.shape[d + 1:], y._data.dtype))
+    if x is not None:
+        spacing = _spacing("trapezoid", y, x, d)
+        left, right = _ends(y, d)
+        return _div_scalar(sum((left + right) * spacing, d), 2.0)
+    ends = _mul_scalar(select(y, d, 0) + select(y, d, -1), 0.5)
+    return _mul_scalar(sum(y, d) - ends, float(1 if dx is None else dx))
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """``trapezoid``, by its older name."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoidal rule along ``dim``: one value per spacing, as ``cumsum`` to ``sum``."""
+    d = _trapezoid_args("cumulative_trapezoid", y, x, dx, dim)
+    left, right = _ends(y, d)
+    if x is not None:
+        return _div_scalar(cumsum((left + right) * _spacing("cumulative_trapezoid", y, x, d), d), 2.0)
+    return cumsum(_mul_scalar(left + right, float(1 if dx is None else dx) / 2.0), d)
+
+
 # ----- PyTorch's other names for these, and its small functions of them -----
 
 def _renamed_binary(name, of):

@@ -75,6 +75,14 @@ CASES = {
                                             t.tensor([[2.0, 0.5]])),
     "pairwise_distance": lambda t: _grad_of(t, t.pairwise_distance, t.tensor([[1.0, 2.0]], requires_grad=True),
                                             t.tensor([[2.0, 0.5]])),
+    "trapezoid": lambda t: _grad_of(t, lambda y: t.trapezoid(y, t.tensor([0.0, 1.0, 3.0])), _x(t)),
+    "trapezoid(dx)": lambda t: _grad_of(t, lambda y: t.trapezoid(y, dx=0.25), _x(t)),
+    "trapz(dim=0)": lambda t: t.trapz(t.tensor([[1.0, 2.0], [3.0, 5.0]]), dim=0),
+    "cumulative_trapezoid": lambda t: _grad_of(t, t.cumulative_trapezoid, _x(t)),
+    "trapezoid(empty)": lambda t: t.trapezoid(t.ones(2, 0)),
+    "trapezoid(x of another size)": lambda t: t.trapezoid(_x(t), t.ones(2)),
+    "trapezoid(bool)": lambda t: t.trapezoid(t.tensor([True, False])),
+    "trapezoid(dx=True)": lambda t: t.cumulative_trapezoid(_x(t), dx=True),
     "nbytes/itemsize": lambda t: (t.ones(3).nbytes, t.ones(2, dtype=t.float64).itemsize, t.ones(2, dtype=t.int16).nbytes),
     "is_inference": lambda t: _x(t).is_inference(),
     "set_num_threads(1.0)": lambda t: t.set_num_threads(1.0),
@@ -130,6 +138,8 @@ ERRORS = {
     "is_same_size(t, 1)": lambda t: t.is_same_size(_x(t), 1),
     "ravel(1.0)": lambda t: t.ravel(1.0),
     "torch.relu_(1.0)": lambda t: t.relu_(1.0),
+    "trapezoid(y, 1.0)": lambda t: t.trapezoid(_x(t), 1.0),
+    "trapezoid(1.0)": lambda t: t.trapezoid(1.0),
 }
 
 
