@@ -57,6 +57,7 @@ _OF_TWO = (
     "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp", "heaviside", "kron",
     "take", "take_along_dim", "masked_select", "index_select", "gather", "masked_fill", "dist", "copysign",
     "float_power", "logaddexp2", "fmax", "fmin", "inner", "cross", "bitwise_left_shift", "bitwise_right_shift",
+    "multiply", "subtract", "divide", "vdot",
 )
 for _name in _OF_TWO:
     if hasattr(_ops, _name) and getattr(Tensor, _name, None) is getattr(_ops, _name):
@@ -350,6 +351,13 @@ def _inplace(fn):
     return method
 
 
+def _inplace_method(name, fn):
+    """``fn`` in place, as the method ``name`` (``add_``), whose argument errors name it when ``fn``
+    takes a second operand."""
+    method = _inplace(fn)
+    return _as_method(method, fn.__name__, name) if fn.__name__ in _OF_TWO else method
+
+
 for _name, _fn in {
     "add_": _ops.add, "sub_": _ops.sub, "mul_": _ops.mul, "div_": _ops.div, "pow_": _ops.pow,
     "neg_": _ops.neg, "abs_": _ops.abs, "exp_": _ops.exp, "log_": _ops.log, "sqrt_": _ops.sqrt,
@@ -367,7 +375,7 @@ for _name, _fn in {
     "acosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"], "arccosh_": _ops.INPLACE_WITHOUT_DERIVATIVE["acosh"],
     "atanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"], "arctanh_": _ops.INPLACE_WITHOUT_DERIVATIVE["atanh"],
 }.items():
-    setattr(Tensor, _name, _as_method(_inplace(_fn), _name[:-1], _name) if _name[:-1] in _OF_TWO else _inplace(_fn))
+    setattr(Tensor, _name, _inplace_method(_name, _fn))
 
 
 def _inplace_operator(method, ufunc):
@@ -534,8 +542,7 @@ def _polygamma(self, n):
 Tensor.polygamma = _polygamma
 for _name in ("addbmm", "addmv", "addr", "baddbmm", "copysign", "digamma", "erfinv", "lgamma", "masked_scatter",
               "renorm"):
-    setattr(Tensor, _name + "_", _as_method(_inplace(getattr(_ops, _name)), _name, _name + "_")
-            if _name in _OF_TWO else _inplace(getattr(_ops, _name)))
+    setattr(Tensor, _name + "_", _inplace_method(_name + "_", getattr(_ops, _name)))
 Tensor.polygamma_ = _inplace(_polygamma)
 Tensor.swapdims_ = _shape_changing_inplace("swapdims_")
 
@@ -544,8 +551,7 @@ Tensor.swapdims_ = _shape_changing_inplace("swapdims_")
 for _name in ("multiply", "subtract", "divide", "fix", "vdot", "positive", "ravel", "float_power", "is_signed",
               "is_same_size", "is_conj", "is_neg", "conj", "resolve_conj", "resolve_neg", "isreal", "isposinf",
               "isneginf", "gcd", "lcm"):
-    setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name)
-            if _name in ("vdot", "float_power", "multiply", "subtract", "divide") else getattr(_ops, _name))
+    setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name) if _name in _OF_TWO else getattr(_ops, _name))
 for _name, _fn in {
     "absolute_": _ops.abs, "negative_": _ops.neg, "clip_": _ops.clip, "cosh_": _ops.cosh, "sinh_": _ops.sinh,
     "tan_": _ops.tan, "expm1_": _ops.expm1, "log1p_": _ops.log1p, "log2_": _ops.log2, "log10_": _ops.log10,
@@ -556,9 +562,7 @@ for _name, _fn in {
     "bitwise_not_": _ops.bitwise_not, "gcd_": _ops.gcd, "lcm_": _ops.lcm,
     "i0_": Tensor.i0, "igamma_": Tensor.igamma, "igammac_": Tensor.igammac, "mvlgamma_": Tensor.mvlgamma,
 }.items():
-    named = _fn.__name__ if _name[:-1] in ("true_divide", "fix") else _name[:-1]
-    setattr(Tensor, _name, _as_method(_inplace(_fn), named, _name)
-            if _name[:-1] in _OF_TWO + ("multiply", "subtract", "divide") else _inplace(_fn))
+    setattr(Tensor, _name, _inplace_method(_name, _fn))
 Tensor.swapaxes_ = _shape_changing_inplace("swapaxes_")
 
 
