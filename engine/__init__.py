@@ -130,16 +130,7 @@ for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsi
     globals()[_name] = _in_place_function(_name)
 
 
-def selu_(input):
-    return nn.functional.selu_(input)
-
-
-def celu_(input, alpha=1.0):
-    return nn.functional.celu_(input, alpha)
-
-
-def threshold_(input, threshold, value):
-    return nn.functional.threshold_(input, threshold, value)
+from .nn.functional import celu_, cosine_similarity, pairwise_distance, selu_, threshold_  # noqa: E402
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **_):
@@ -176,14 +167,6 @@ def pinverse(input, rcond=1e-15):
 
 def dropout(input, p, train):
     return nn.functional.dropout(input, p, train)
-
-
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    return nn.functional.cosine_similarity(x1, x2, dim, eps)
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return nn.functional.pairwise_distance(x1, x2, p, eps, keepdim)
 
 
 def set_default_device(device):
