@@ -271,10 +271,21 @@ _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "v
          "adaptive_max_pool1d": ("_conv", "_torch_adaptive_max_pool1d")}
 
 
-__getattr__ = _lazy.lazy_getattr(__name__, "torch", _LAZY)
+_lazy_getattr = _lazy.lazy_getattr(__name__, "torch", _LAZY)
+
+
+def __getattr__(name):
+    value = _lazy_getattr(name)
+    if name in _out.NAMES:  # (made once, then a global)
+        value = globals()[name] = _out.with_out(value, name)
+    return value
 
 
 from ._numpy_names import take_numpy_names as _take_numpy_names  # noqa: E402
 
 _take_numpy_names(globals(), list(globals()))
 _take_numpy_names(Tensor, list(vars(Tensor)), methods=True)
+
+from . import _out  # noqa: E402
+
+_out.take_out(globals())

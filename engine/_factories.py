@@ -312,6 +312,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
         dtype = _dtypes.int64 if all(isinstance(v, numbers.Integral) for v in vals) else _dtypes.get_default_dtype()
+    _no_bool(dtype, "arange")
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:
@@ -327,16 +328,26 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, **kw):
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    _no_bool(dtype, "linspace")
     check_size(steps)
     return _finish(np.linspace(start, end, steps).astype(_default(dtype)), None, requires_grad, device)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    _no_bool(dtype, "logspace")
     return _finish(np.logspace(start, end, steps, base=base).astype(_default(dtype)), None, requires_grad, device)
+
+
+def _no_bool(dtype, name):
+    if dtype is _dtypes.bool_:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'Bool\'')
 
 
 def _drawn(shape, dtype, draw, generator, requires_grad, device):
     """A new tensor: ``draw(generator, shape, np_dtype)``, a Generator method."""
+    if dtype is not None and not dtype.is_floating_point:
+        kernel = "check_uniform_bounds" if draw is Generator.uniform else "normal_kernel_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype._legacy[:-6]}\'')
     return _finish(draw(generator_or_default(generator), shape, _default(dtype)), None, requires_grad, device)
 
 
@@ -361,6 +372,10 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high = 0, low
     shape = _size(tuple(size))
     _check_range(low, high)
+    if dtype is not None and not dtype.is_floating_point:
+        top = 1 if dtype is _dtypes.bool_ else np.iinfo(dtype.np).max
+        if int(high) - 1 > top:
+            raise RuntimeError(f"to - 1 is out of bounds for {_CPP_TYPE_NAMES[dtype.name]}")
     data = generator_or_default(generator).integers(shape, int(low), int(high))
     return _finish(data, dtype, requires_grad, device)
 
@@ -371,6 +386,8 @@ def _check_range(low, high):
 
 
 def randperm(n, *, dtype=None, device=None, requires_grad=False, generator=None):
+    if dtype is _dtypes.bool_:
+        raise NotImplementedError('"randperm" not implemented for \'Bool\'')
     check_size(n)
     return _finish(generator_or_default(generator).permutation(n), dtype, requires_grad, device)
 

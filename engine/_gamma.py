@@ -13,12 +13,12 @@ tensor's type for ``scalar_t`` (float32 steps are rounded to float32), and float
 Loaded at first use (``torch._standard_gamma`` and the others are lazy attributes of the engine).
 """
 import math
-import warnings
 
 import numpy as np
 
 from . import _grad_mode, _ops
 from ._ops import _RESULT, _SELF, defop, need_tensor, register_saved
+from ._out import resize_warning
 from ._random import generator_or_default
 from ._tensor import Tensor, record
 
@@ -354,12 +354,7 @@ def _broadcast_shape(*tensors):
 
 def _resize_warning(given, shape):
     if tuple(given) != tuple(shape):
-        warnings.warn(
-            f"An output with one or more elements was resized since it had shape {list(given)}, which does not match "
-            f"the required output shape {list(shape)}. This behavior is deprecated, and in a future PyTorch release "
-            "outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
-            "resizing it, inplace, to zero elements with t.resize_(0). (Triggered internally at "
-            "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)", UserWarning, stacklevel=3)
+        resize_warning(given, shape, stacklevel=4)
 
 
 def _standard_gamma_grad(self, output):

@@ -4,6 +4,8 @@ functions and methods it binds (``x.sum(axis=0, keepdims=True)``, ``torch.add(x=
 not in those PyTorch writes in Python (``norm``, ``split``, ``unique``, ``unflatten``)."""
 import functools
 
+from ._transparent import transparent
+
 _ALIASES = (("axis", "dim"), ("keepdims", "keepdim"), ("x", "input"), ("a", "input"), ("x1", "input"),
             ("x2", "other"))
 _PYTHON_IN_PYTORCH = {"norm", "split", "unique", "unique_consecutive", "unflatten", "backward", "register_hook",
@@ -36,7 +38,7 @@ def _with_numpy_names(fn, renames, params):
             first = next(k for k in given if k not in params)
             raise TypeError(f"{fn.__name__}() got an unexpected keyword argument '{first}'") from None
 
-    return f
+    return transparent(f)
 
 
 def take_numpy_names(namespace, names, methods=False):

@@ -1216,6 +1216,10 @@ CLAMP_T = defop("ClampBackward0",
                 saves=(0, 1, 2))
 CLAMP_MIN = defop("ClampMinBackward0", lambda g, ans, x, min: where(x >= min, g, 0.0), saves=(0,))
 CLAMP_MAX = defop("ClampMaxBackward0", lambda g, ans, x, max: where(x <= max, g, 0.0), saves=(0,))
+CLAMP_MIN_T = defop("ClampMinBackward1", lambda g, ans, x, lo: where(x >= lo, g, 0.0),
+                    lambda g, ans, x, lo: where(x < lo, g, 0.0), saves=(0, 1))
+CLAMP_MAX_T = defop("ClampMaxBackward1", lambda g, ans, x, hi: where(x <= hi, g, 0.0),
+                    lambda g, ans, x, hi: where(x > hi, g, 0.0), saves=(0, 1))
 ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: _zero_grad(g))
             for name in ("floor", "ceil", "round", "trunc", "frac")}
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
@@ -1619,6 +1623,8 @@ def clamp_min(input, min):
     if type(input) is not Tensor and not isinstance(input, Tensor):
         raise invalid_arguments("clamp_min", input, min)
     _need_operand("clamp_min", input, min, invalid=True)
+    if isinstance(min, Tensor):
+        return _clamp_one_tensor(CLAMP_MIN_T, np.maximum, input, min)
     return record(CLAMP_MIN, (input,), np.maximum(input._data, min).astype(input._data.dtype, copy=False), {"min": min})
 
 
@@ -1626,7 +1632,14 @@ def clamp_max(input, max):
     if type(input) is not Tensor and not isinstance(input, Tensor):
         raise invalid_arguments("clamp_max", input, max)
     _need_operand("clamp_max", input, max, invalid=True)
+    if isinstance(max, Tensor):
+        return _clamp_one_tensor(CLAMP_MAX_T, np.minimum, input, max)
     return record(CLAMP_MAX, (input,), np.minimum(input._data, max).astype(input._data.dtype, copy=False), {"max": max})
+
+
+def _clamp_one_tensor(op, ufunc, input, bound):
+    dt = _dtypes.result_type(input, bound).np
+    return record(op, (input, bound), ufunc(input._data, bound._data).astype(dt, copy=False))
 
 
 def _rounding(name, fwd):
@@ -2144,7 +2157,7 @@ def _dof_warning(name, x, dims, correction):
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input "
             "numel divided by output numel). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-            "ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
+            "ReduceOps.cpp:1861.)", UserWarning, stacklevel=4)
 
 
 def _correction(unbiased, correction):
@@ -6017,7 +6030,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return x
 
 
-def tensordot(a, b, dims=2, out=None):
+def tensordot(a, b, dims=2):
     """Contract ``dims`` of ``a`` with ``dims`` of ``b``: permute, reshape, mm (or dot), reshape."""
     if isinstance(dims, Tensor):
         dims = dims.tolist()
@@ -7647,6 +7660,8 @@ _SAVED_ATTRIBUTES = {
     "UnsafeViewBackward0": {"self_sym_sizes": _saved_sizes},
     "BmmBackward0": {"self": _SELF, "mat2": _OTHER},
     "ClampBackward0": {"self": _SELF, "min": _OTHER, "max": _saved_slot(2)},
+    "ClampMinBackward1": {"self": _SELF, "min": _OTHER},
+    "ClampMaxBackward1": {"self": _SELF, "max": _OTHER},
     "RsubBackward1": {"alpha": _saved_attr("alpha", 1)},
     "PowBackward2": {"self": _saved_attr("base"), "exponent": _SELF, "result": _RESULT},
     "SiluBackward0": {"self": _SELF},

@@ -188,7 +188,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _fill(self, _against_number(p, generator, self._data.dtype), "BernoulliBackward2")
 
 
-def bernoulli(input, p=None, *, generator=None, out=None):
+def bernoulli(input, p=None, *, generator=None):
     """``torch.bernoulli(probs)``: 1 with each element's probability; ``bernoulli(x, p)``: shaped like x."""
     _ops.need_tensor("bernoulli", "input", 1, input)
     d = input._data
@@ -220,7 +220,7 @@ def _against_number(p, generator, dt):
     return lambda shape: (g._unit(math.prod(shape), _F64).reshape(shape) < p).astype(dt)
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+def multinomial(input, num_samples, replacement=False, *, generator=None):
     """Category indices drawn from each row's weights: PyTorch's exponential race (argmax or topk
     of ``p / Exp(1)``) without replacement or for one sample, else its inverse-CDF binary search."""
     _ops.need_tensor("multinomial", "input", 1, input)

@@ -746,6 +746,38 @@ class Tensor:
         self._output_nr = 0
         return self
 
+    def resize_(self, *sizes, memory_format=None):
+        """The elements in memory order, as many as ``sizes`` hold; a shrunk tensor keeps its memory,
+        so growing it again gives the old elements back (new ones are zeros here, not garbage)."""
+        from ._factories import _size
+
+        if self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = _size(sizes, "resize_")
+        n = int(np.prod(shape))
+        check_size(n)
+        d = self._data
+        flat = d.reshape(-1)
+        root = d.base
+        while root is not None and root.base is not None:
+            root = root.base
+        if root is not None and root.flags.c_contiguous and root.dtype == d.dtype:
+            # the memory from the first element on, in memory order: what a shrink (or a view) kept
+            at, extra = divmod(d.__array_interface__["data"][0] - root.__array_interface__["data"][0], d.itemsize)
+            if not extra and 0 <= at < root.size:
+                flat = root.reshape(-1)[at:]
+        if n <= flat.size:
+            self._data = flat[:n].reshape(shape)
+        else:
+            grown = np.zeros(n, d.dtype)
+            grown[:flat.size] = flat
+            self._data = grown.reshape(shape)
+        self._vc[0] += 1
+        return self
+
+    def resize_as_(self, other, memory_format=None):
+        return self.resize_(other.shape)
+
     @property
     def data(self):
         return _wrap(self._data)

@@ -1515,3 +1515,7 @@ _SAVED = {
     "GeqrfBackward0": {},
 }
 register_saved(_SAVED)
+
+from ._out import take_out  # noqa: E402
+
+take_out(globals(), "linalg.")

@@ -419,3 +419,7 @@ register_saved({
     "IgammaBackward0": {"self": _SELF, "other": _saved_slot(1)},
     "IgammacBackward0": {"self": _SELF, "other": _saved_slot(1)},
 })
+
+from ._out import take_out  # noqa: E402
+
+take_out(globals(), "special.")

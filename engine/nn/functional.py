@@ -404,6 +404,10 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    if out is not None:
+        from .. import div
+
+        return div(input, denom, out=out)
     return input / denom
 
 

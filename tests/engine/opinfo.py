@@ -153,6 +153,8 @@ case("clamp_tensor_min_max", lambda torch, a, lo, hi: torch.clamp(a, lo, hi), ((
 case("clip", lambda torch, a: torch.clip(a, -1.0, 1.0))
 case("clamp_min", lambda torch, a: torch.clamp_min(a, 0.5))
 case("clamp_max", lambda torch, a: torch.clamp_max(a, -0.5))
+case("clamp_min_tensor", lambda torch, a, lo: torch.clamp_min(a, lo), ((3, 4), (4,)))
+case("clamp_max_tensor", lambda torch, a, hi: a.clamp_max(hi), ((3, 4), (3, 1)))
 case("floor", lambda torch, a: torch.floor(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
 case("ceil", lambda torch, a: a.ceil(), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))])
 case("round", lambda torch, a: torch.round(a), values=lambda rng: [rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.4, (3, 4))])
