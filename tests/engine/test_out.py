@@ -209,3 +209,34 @@ def test_warnings_point_at_the_caller(torch_ref, et, name):
             warnings.simplefilter("always")
             WARNING_LINES[name](t)
         assert [w.filename for w in caught] == [__file__], (t.__name__, [(w.filename, w.lineno) for w in caught])
+
+
+def _takes_out(f, torch_ref):
+    """Whether PyTorch's ``f`` has an ``out=`` parameter: its argument parser names it when given a wrong one."""
+    x, m = torch_ref.ones(2), torch_ref.eye(2)
+    said = ""
+    for args in ((x,), (x, x), ([x],), (2,), (x, 0), (m, 0), (x, 1, 1), ((2,),), (), (m,), (m, m), (x, 2), (m, m, m),
+                 (x, 0, x), ((2,), 1.5), (x, 2, 0, 0.5), (x, x, 0.5), (1, x), (x, 1, 0, x)):
+        try:
+            f(*args, out=object())
+        except Exception as e:  # noqa: BLE001 - the message is what is read
+            said += str(e)
+    return "'out' must be" in said or " out = None" in said
+
+
+def test_every_function_with_out_is_wrapped(torch_ref, et):
+    """The engine's list of functions taking out= is PyTorch's (for the functions the engine has),
+    and each has a sample above."""
+    from engine import _out
+
+    for prefix, mod, emod in (("", torch_ref, et), ("linalg.", torch_ref.linalg, et.linalg),
+                              ("special.", torch_ref.special, et.special)):
+        for name in dir(emod):
+            f = getattr(mod, name, None)
+            if name.startswith("_") or not callable(f) or isinstance(f, type) or not callable(getattr(emod, name)):
+                continue
+            if name in ("std_mean", "var_mean") or f.__module__ not in (None, "torch", "torch._C", mod.__name__):
+                continue  # (their out= is for a different overload PyTorch's parser lists; Python-written functions)
+            assert _takes_out(f, torch_ref) == (prefix + name in _out.NAMES), prefix + name
+    covered = {n.split("(")[0] for n in (*SAMPLES, *RANDOM)} | {"normal"}
+    assert sorted(_out.NAMES - covered) == []
