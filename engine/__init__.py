@@ -46,6 +46,7 @@ from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2
                    nanmean, nansum, polygamma, renorm, rot90, searchsorted, selu, signbit, swapdims, tensor_split,
                    tensordot, threshold, tril_indices, triu_indices, unique, unique_consecutive, vander, vsplit)
 from ._ops import cumulative_trapezoid, hardshrink, prelu, trapezoid, trapz  # noqa: E402
+from ._ops import bitwise_left_shift, bitwise_right_shift, imag, real  # noqa: E402
 from ._ops import (conj, divide, fix, float_power, gcd, is_complex, is_conj, is_neg, is_same_size,  # noqa: E402
                    is_signed, isneginf, isposinf, isreal, lcm, multiply, positive, ravel, resolve_conj, resolve_neg,
                    subtract, vdot)

@@ -228,6 +228,39 @@ Tensor.__xor__ = _ops.bitwise_xor
 Tensor.__rand__ = lambda self, other: _ops.bitwise_and(other, self)
 Tensor.__ror__ = lambda self, other: _ops.bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: _ops.bitwise_xor(other, self)
+Tensor.__lshift__ = _ops.bitwise_left_shift
+Tensor.__rshift__ = _ops.bitwise_right_shift
+Tensor.__rlshift__ = lambda self, other: _ops.bitwise_left_shift(other, self)
+Tensor.__rrshift__ = lambda self, other: _ops.bitwise_right_shift(other, self)
+Tensor.real = property(_ops.real)
+Tensor.imag = property(_ops.imag)
+Tensor.char = lambda self, memory_format=None: self.to(_dtypes.int8)
+Tensor.split_with_sizes = lambda self, split_sizes, dim=0: _ops.split(self, list(split_sizes), dim)
+
+
+def _fill_diagonal_(self, fill_value, wrap=False):
+    """The main diagonal (of every dim, or wrapping down a tall matrix) set to ``fill_value``, as
+    NumPy's fill_diagonal picks it: every ``step``-th element in memory, written through a view
+    (CopySlices, as PyTorch records it) when the tensor is contiguous."""
+    d = self._data
+    if d.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if d.ndim > 2 and len(set(d.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if self._requires_grad and self._grad_fn is None and _grad_mode._enabled:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    step = d.shape[1] + 1 if d.ndim == 2 else 1 + int(np.cumprod(d.shape[:-1]).sum())
+    end = None if wrap or d.ndim > 2 else d.shape[1] * d.shape[1]
+    if d.flags.c_contiguous:
+        self.view(-1)[:end:step].fill_(fill_value)
+    else:
+        mask = np.zeros(d.size, bool)
+        mask[:end:step] = True
+        self[_wrap(mask.reshape(d.shape))] = fill_value
+    return self
+
+
+Tensor.fill_diagonal_ = _fill_diagonal_
 
 
 # ----- Operands an operator takes: anything else is NotImplemented, as in PyTorch -----
@@ -253,7 +286,8 @@ def _checks_operand(fn, operands=_OPERANDS):
 
 for _name in ("__sub__", "__rsub__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
               "__rpow__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__",
-              "__xor__", "__rand__", "__ror__", "__rxor__"):
+              "__xor__", "__rand__", "__ror__", "__rxor__", "__lshift__", "__rshift__", "__rlshift__",
+              "__rrshift__"):
     setattr(Tensor, _name, _checks_operand(getattr(Tensor, _name)))
 _eq = Tensor.__eq__
 
@@ -367,6 +401,7 @@ for _name, _fn in {
     "square_": _ops.square, "masked_fill_": _ops.masked_fill, "t_": _ops.t,
     "transpose_": _ops.transpose, "squeeze_": _ops.squeeze, "unsqueeze_": _ops.unsqueeze,
     "remainder_": _ops.remainder, "sign_": _ops.sign, "sgn_": _ops.sgn,
+    **{name + "_": fn for name, fn in _ops.COMPARED_IN_PLACE.items()},
     **{name + "_": getattr(_ops, name) for name in (
         "erf", "erfc", "asin", "acos", "arcsin", "arccos", "exp2", "logit", "atan2", "arctan2", "hypot", "xlogy",
         "lerp", "addcmul", "addcdiv", "nan_to_num", "heaviside", "deg2rad", "rad2deg", "sinc", "tril", "triu",
@@ -550,7 +585,7 @@ Tensor.swapdims_ = _shape_changing_inplace("swapdims_")
 # ----- PyTorch's other names, and the in-place forms of more ops -----
 for _name in ("multiply", "subtract", "divide", "fix", "vdot", "positive", "ravel", "float_power", "is_signed",
               "is_same_size", "is_conj", "is_neg", "conj", "resolve_conj", "resolve_neg", "isreal", "isposinf",
-              "isneginf", "gcd", "lcm"):
+              "isneginf", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift"):
     setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name) if _name in _OF_TWO else getattr(_ops, _name))
 for _name, _fn in {
     "absolute_": _ops.abs, "negative_": _ops.neg, "clip_": _ops.clip, "cosh_": _ops.cosh, "sinh_": _ops.sinh,
@@ -560,10 +595,13 @@ for _name, _fn in {
     "floor_divide_": _ops.floor_divide, "cumsum_": _ops.cumsum, "addmm_": _ops.addmm, "addmv_": _ops.addmv,
     "bitwise_and_": _ops.bitwise_and, "bitwise_or_": _ops.bitwise_or, "bitwise_xor_": _ops.bitwise_xor,
     "bitwise_not_": _ops.bitwise_not, "gcd_": _ops.gcd, "lcm_": _ops.lcm,
+    "bitwise_left_shift_": _ops.bitwise_left_shift, "bitwise_right_shift_": _ops.bitwise_right_shift,
     "i0_": Tensor.i0, "igamma_": Tensor.igamma, "igammac_": Tensor.igammac, "mvlgamma_": Tensor.mvlgamma,
 }.items():
     setattr(Tensor, _name, _inplace_method(_name, _fn))
 Tensor.swapaxes_ = _shape_changing_inplace("swapaxes_")
+Tensor.__ilshift__ = Tensor.bitwise_left_shift_
+Tensor.__irshift__ = Tensor.bitwise_right_shift_
 
 
 _float_power_in_place = _inplace(_ops.float_power)

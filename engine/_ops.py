@@ -1748,6 +1748,33 @@ less_equal = _compare(np.less_equal, "less_equal")
 not_equal = _compare(np.not_equal, "not_equal")
 
 
+def _compared_in_place(name, node):
+    """What ``eq_`` (and the like) computes: the comparison in the input's dtype, recorded as
+    PyTorch records it (EqBackward0 with a number, EqBackward1 with a tensor), with zero grads.
+    ``logical_and_`` and the like record nothing."""
+    compare = globals()[name]
+    with_number = defop(f"{node}Backward0", lambda g, ans, x: _zero_grad(g)) if node else None
+    with_tensor = defop(f"{node}Backward1", lambda g, ans, x, y: _zero_grad(g),
+                        lambda g, ans, x, y: _zero_grad(g)) if node else None
+
+    def f(input, other):
+        result = compare(input, other)._data.astype(input._data.dtype, copy=False)
+        if node is None:
+            return _wrap(result)
+        return record(with_tensor, (input, other), result) if isinstance(other, Tensor) else \
+            record(with_number, (input,), result)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+COMPARED_IN_PLACE = {name: _compared_in_place(name, node) for name, node in (
+    ("eq", "Eq"), ("ne", "Ne"), ("lt", "Lt"), ("le", "Le"), ("gt", "Gt"), ("ge", "Ge"), ("greater", "Gt"),
+    ("greater_equal", "Ge"), ("less", "Lt"), ("less_equal", "Le"), ("not_equal", "Ne"), ("logical_and", None),
+    ("logical_or", None), ("logical_xor", None))}
+COMPARED_IN_PLACE["logical_not"] = lambda input: _wrap(np.logical_not(input._data).astype(input._data.dtype))
+
+
 def _bitwise(fwd):
     name = fwd.__name__
 
@@ -1768,6 +1795,36 @@ def _bitwise(fwd):
 bitwise_and = _bitwise(np.bitwise_and)
 bitwise_or = _bitwise(np.bitwise_or)
 bitwise_xor = _bitwise(np.bitwise_xor)
+
+
+def _shift(name, fwd, kernel):
+    def f(input, other):
+        if not isinstance(input, Tensor) and not isinstance(other, Tensor) or not (
+                isinstance(input, Tensor) or is_scalar(input)) or not (isinstance(other, Tensor) or is_scalar(other)):
+            raise invalid_arguments(name, input, other)
+        a, b = as_tensor_arg(input), as_tensor_arg(other)
+        dt = _result_np_dtype(a, b)
+        if dt.kind == "f":
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_dtypes.from_numpy_dtype(dt)._legacy[:-6]}\'')
+        return _wrap(np.asarray(fwd(np.asarray(_np_of(a), dt), np.asarray(_np_of(b), dt))))
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+bitwise_left_shift = _shift("bitwise_left_shift", np.left_shift, "lshift")
+bitwise_right_shift = _shift("bitwise_right_shift", np.right_shift, "rshift")
+
+
+def real(input):
+    """A real tensor's real part: itself (PyTorch has no complex here)."""
+    need_tensor("real", "input", 1, input)
+    return input
+
+
+def imag(input):
+    need_tensor("imag", "input", 1, input)
+    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
 def logical_not(input):

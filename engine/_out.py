@@ -17,6 +17,7 @@ from ._transparent import transparent
 # holds the list against it): one result, or a tuple of them.
 ONE = """abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv addr all amax amin any arange arccos arccosh
 arcsin arcsinh arctan arctan2 arctanh argmax argmin argsort asin asinh atan atan2 atanh baddbmm bernoulli bitwise_and
+bitwise_left_shift bitwise_right_shift
 bitwise_not bitwise_or bitwise_xor bmm bucketize cat ceil cholesky cholesky_inverse cholesky_solve clamp clamp_max
 clamp_min clip column_stack concat concatenate copysign cos cosh cross cumprod cumsum deg2rad diag diff digamma div
 divide dot dstack empty eq erf erfc erfinv exp exp2 expm1 eye fix float_power floor floor_divide fmax fmin fmod frac
@@ -65,7 +66,7 @@ _GRAD_NAME = {
 }
 # Functions whose out= variant PyTorch does not check for grad: their results are not differentiable
 # (bool and integer results, draws) or have no derivative there.
-_UNCHECKED = set("""signbit isneginf isposinf logical_not nonzero all any argmax argmin histc floor_divide eq ne lt le gt
+_UNCHECKED = set("""bitwise_left_shift bitwise_right_shift signbit isneginf isposinf logical_not nonzero all any argmax argmin histc floor_divide eq ne lt le gt
 ge greater greater_equal less less_equal not_equal logical_and logical_or logical_xor softmax log_softmax bitwise_not
 bitwise_and bitwise_or bitwise_xor gcd lcm heaviside diag isin bucketize searchsorted inner tensordot arange randint
 randperm multinomial linalg.matrix_norm linalg.norm special.airy_ai special.bessel_j0 special.bessel_j1

@@ -63,6 +63,8 @@ SAMPLES.update({
     "bitwise_and": lambda t: ((_i(t), t.tensor([1, 2, 3])), {}),
     "bitwise_or": lambda t: ((_i(t), 6), {}),
     "bitwise_xor": lambda t: ((_i(t), _i(t) // 2), {}),
+    "bitwise_left_shift": lambda t: ((_i(t), 2), {}),
+    "bitwise_right_shift": lambda t: ((_i(t).abs(), t.tensor([1, 2, 0])), {}),
     "gcd": lambda t: ((_i(t), t.tensor([4, 8, 6])), {}),
     "lcm": lambda t: ((_i(t), t.tensor([4, 8, 6])), {}),
     "heaviside": lambda t: ((_x(t), t.tensor([0.5])), {}),

@@ -29,7 +29,54 @@ def _function_in_place(t, name, *args):
     return getattr(t, name)(y, *args) is y, y, y.grad_fn.name()
 
 
+def _compared(t, name, other):
+    """An in-place comparison on a non-leaf (so it records), its node and the grads (zeros) through it."""
+    leaf = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = leaf * 1
+    out = getattr(y, name)(*other(t))
+    grads = t.autograd.grad(out.sum(), [leaf, *(o for o in other(t) if isinstance(o, t.Tensor) and o.requires_grad)],
+                            allow_unused=True)
+    return out is y, out, out.grad_fn.name(), grads
+
+
 CASES = {
+    **{f"t.{n}(number)": (lambda n: lambda t: _compared(t, n, lambda t: (2.0,)))(n)
+       for n in ("eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_", "less_equal_",
+                 "not_equal_")},
+    **{f"t.{n}(tensor)": (lambda n: lambda t: _compared(t, n, lambda t: (t.tensor([2.0, 2.0, 4.0]),)))(n)
+       for n in ("eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "less_equal_")},
+    "t.lt_(tensor that requires grad, broadcast)":
+        lambda t: _compared(t, "lt_", lambda t: (t.tensor([2.5], requires_grad=True),)),
+    **{f"t.{n}": (lambda n: lambda t: _compared(t, n, lambda t: (t.tensor([1.0, 0.0, 1.0]),)))(n)
+       for n in ("logical_and_", "logical_or_", "logical_xor_")},
+    "t.logical_not_": lambda t: (lambda y: (y.logical_not_(), y.grad_fn.name()))(t.tensor([0.0, 2.0], requires_grad=True) * 1),
+    "t.fill_diagonal_": lambda t: _in_place(t, "fill_diagonal_", 0.5, x=t.ones(3, 3, requires_grad=True)),
+    "t.fill_diagonal_(wrap)": lambda t: t.ones(7, 3).fill_diagonal_(2, wrap=True),
+    "t.fill_diagonal_(no wrap)": lambda t: t.ones(7, 3).fill_diagonal_(2),
+    "t.fill_diagonal_ of a transposed tensor": lambda t: (t.ones(3, 3).t().fill_diagonal_(0),
+                                                          t.ones(5, 3).t().fill_diagonal_(0, wrap=True)),
+    "t.fill_diagonal_(3-D)": lambda t: t.zeros(2, 2, 2).fill_diagonal_(3),
+    "t.fill_diagonal_(1-D)": lambda t: t.ones(3).fill_diagonal_(1),
+    "t.fill_diagonal_(unequal dims)": lambda t: t.ones(2, 3, 4).fill_diagonal_(1),
+    "t.fill_diagonal_ of a leaf": lambda t: t.ones(2, 2, requires_grad=True).fill_diagonal_(1),
+    "shifts": lambda t: (t.tensor([1, 2]) << 3, t.tensor([64, 7]) >> t.tensor([2, 1]), 2 << t.tensor([1, 2]),
+                         t.bitwise_left_shift(t.tensor([1, 2], dtype=t.uint8), 7), t.tensor([5]).bitwise_right_shift(1)),
+    "shifts in place": lambda t: (lambda a: (a.bitwise_left_shift_(1), a.__ilshift__(1), a.__irshift__(2)))(
+        t.tensor([1, 3])),
+    "shift of floats": lambda t: t.tensor([1.0]) << 1,
+    "t.bitwise_right_shift(float)": lambda t: t.bitwise_right_shift(t.tensor([8.0, 2.0]), 1),
+    "real": lambda t: (lambda a: (t.real(a) is a, a.real is a))(_x(t)),
+    "imag": lambda t: _x(t).imag,
+    "torch.imag": lambda t: t.imag(t.ones(1)),
+    "char": lambda t: (t.tensor([1.7, -2.5, 300.0]).char(), t.tensor([1.7]).char().dtype),
+    "split_with_sizes": lambda t: _grad_of(t, lambda a: a.split_with_sizes([1, 2], dim=1)[1],
+                                           t.ones(2, 3, requires_grad=True)),
+    "int t.ge_": lambda t: (lambda i: (i.ge_(2), i.dtype))(t.tensor([1, 2, 3])),
+    "bool t.eq_": lambda t: t.tensor([True, False]).eq_(True),
+    "t.le_ on a leaf that requires grad": lambda t: t.ones(2, requires_grad=True).le_(1),
+    "t.eq_ of sizes": lambda t: t.tensor([1.0, 2.0]).eq_(t.ones(3)),
+    "t.eq_ that would grow self": lambda t: t.ones(1).eq_(t.ones(2)),
+    "int t.logical_and_(float)": lambda t: t.tensor([1, 2]).logical_and_(t.tensor([0.5, 0.0])),
     # the aliases, as functions and methods, with their nodes and grads
     "multiply": lambda t: _grad_of(t, t.multiply, _x(t), t.tensor([2.0, 3.0, -1.0])),
     "subtract(alpha)": lambda t: _grad_of(t, lambda a: t.subtract(a, 2.0, alpha=3), _x(t)),
@@ -126,6 +173,7 @@ def test_alias_matches_torch(torch_ref, et, name):
 
 # Argument errors, compared by their first line (PyTorch lists its overloads after it).
 ERRORS = {
+    "t.lt_(str)": lambda t: t.tensor([1.0, 2.0]).lt_("a"),
     "t.multiply(None)": lambda t: _x(t).multiply(None),
     "multiply(t, list)": lambda t: t.multiply(_x(t), [1.0]),
     "divide(None, t)": lambda t: t.divide(None, _x(t)),
