@@ -1775,29 +1775,7 @@ COMPARED_IN_PLACE = {name: _compared_in_place(name, node) for name, node in (
 COMPARED_IN_PLACE["logical_not"] = lambda input: _wrap(np.logical_not(input._data).astype(input._data.dtype))
 
 
-def _bitwise(fwd):
-    name = fwd.__name__
-
-    def f(input, other):
-        if not isinstance(input, Tensor) and not isinstance(other, Tensor) or not (
-                isinstance(input, Tensor) or is_scalar(input)) or not (isinstance(other, Tensor) or is_scalar(other)):
-            raise invalid_arguments(name, input, other)
-        a, b = as_tensor_arg(input), as_tensor_arg(other)
-        dt = _result_np_dtype(a, b)
-        if dt.kind == "f":
-            raise NotImplementedError(f'"{fwd.__name__}_cpu" not implemented for \'{_dtypes.from_numpy_dtype(dt)._legacy[:-6]}\'')
-        return _wrap(np.asarray(fwd(_np_of(a), _np_of(b))).astype(dt, copy=False))
-
-    f.__name__ = f.__qualname__ = name
-    return f
-
-
-bitwise_and = _bitwise(np.bitwise_and)
-bitwise_or = _bitwise(np.bitwise_or)
-bitwise_xor = _bitwise(np.bitwise_xor)
-
-
-def _shift(name, fwd, kernel):
+def _bitwise(name, fwd, kernel):
     def f(input, other):
         if not isinstance(input, Tensor) and not isinstance(other, Tensor) or not (
                 isinstance(input, Tensor) or is_scalar(input)) or not (isinstance(other, Tensor) or is_scalar(other)):
@@ -1812,8 +1790,11 @@ def _shift(name, fwd, kernel):
     return f
 
 
-bitwise_left_shift = _shift("bitwise_left_shift", np.left_shift, "lshift")
-bitwise_right_shift = _shift("bitwise_right_shift", np.right_shift, "rshift")
+bitwise_and = _bitwise("bitwise_and", np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise("bitwise_or", np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor, "bitwise_xor")
+bitwise_left_shift = _bitwise("bitwise_left_shift", np.left_shift, "lshift")
+bitwise_right_shift = _bitwise("bitwise_right_shift", np.right_shift, "rshift")
 
 
 def real(input):

@@ -118,10 +118,8 @@ _RULES = {
     **{f: ("same", "result dtype {O} does not match input dtype {R}") for f in ("dot", "vdot")},
     **{f: _SEARCH for f in ("searchsorted", "bucketize")},
     "nan_to_num": ("same", "nan_to_num: dtype of out: {O} should be same as input: {R}"),
-    "amax": ("same", "Expected the dtype for input and out to match, but got {R} for input's dtype and {O} for out's "
-                     "dtype."),
-    "amin": ("same", "Expected the dtype for input and out to match, but got {R} for input's dtype and {O} for out's "
-                     "dtype."),
+    **{f: ("same", "Expected the dtype for input and out to match, but got {R} for input's dtype and {O} for out's "
+                   "dtype.") for f in ("amax", "amin")},
     "mode": ("same", "expected scalar type '{R}' but got '{O}' for values output"),
     "heaviside": ("same", "heaviside is not yet implemented for tensors with different dtypes."),
     "where": ("same", "Expected out type to be {R} but got {O}"),
