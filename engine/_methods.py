@@ -126,10 +126,16 @@ def _to(self, *args, **kwargs):
     return _ops.to_dtype(self, dtype, copy) if dtype is not None else (_ops.clone(self) if copy else self)
 
 
-def _cast(dt):
-    def cast(self, memory_format=None):
+def _cast(dt, name):
+    def cast(self, *args, memory_format=None, **kwargs):
+        if args:
+            raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} "
+                            f"{'was' if len(args) == 1 else 'were'} given")
+        if kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         return _ops.to_dtype(self, dt)
 
+    cast.__name__ = cast.__qualname__ = name
     return cast
 
 
@@ -145,14 +151,14 @@ Tensor.where = _where
 Tensor.to = _to
 Tensor.cpu = lambda self, *a, **k: self
 Tensor.cuda = _cuda
-Tensor.float = _cast(_dtypes.float32)
-Tensor.double = _cast(_dtypes.float64)
-Tensor.half = _cast(_dtypes.float16)
-Tensor.long = _cast(_dtypes.int64)
-Tensor.int = _cast(_dtypes.int32)
-Tensor.short = _cast(_dtypes.int16)
-Tensor.bool = _cast(_dtypes.bool_)
-Tensor.byte = _cast(_dtypes.uint8)
+Tensor.float = _cast(_dtypes.float32, "float")
+Tensor.double = _cast(_dtypes.float64, "double")
+Tensor.half = _cast(_dtypes.float16, "half")
+Tensor.long = _cast(_dtypes.int64, "long")
+Tensor.int = _cast(_dtypes.int32, "int")
+Tensor.short = _cast(_dtypes.int16, "short")
+Tensor.bool = _cast(_dtypes.bool_, "bool")
+Tensor.byte = _cast(_dtypes.uint8, "byte")
 Tensor.T = property(_ops.numpy_T)
 Tensor.mT = property(lambda self: _ops._matrix_transpose(self, "mT"))
 Tensor.mH = property(lambda self: _ops._matrix_transpose(self, "mH"))
@@ -234,7 +240,9 @@ Tensor.__rlshift__ = lambda self, other: _ops.bitwise_left_shift(other, self)
 Tensor.__rrshift__ = lambda self, other: _ops.bitwise_right_shift(other, self)
 Tensor.real = property(_ops.real)
 Tensor.imag = property(_ops.imag)
-Tensor.char = lambda self, memory_format=None: self.to(_dtypes.int8)
+Tensor.char = _cast(_dtypes.int8, "char")
+Tensor.max = _as_method(_ops.max, "max")
+Tensor.min = _as_method(_ops.min, "min")
 Tensor.split_with_sizes = lambda self, split_sizes, dim=0: _ops.split(self, list(split_sizes), dim)
 
 

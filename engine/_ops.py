@@ -58,6 +58,8 @@ class Op:
         return self._array_vjps
 
 
+_NOT_GIVEN = object()  # an argument left out, where PyTorch tells that from any value given
+
 def _standins(vjps, saves, save_for):
     """The inputs some rule reads that may not be saved (never, or not when ``save_for`` skips
     them): only these get a ``_Meta`` stand-in at backward, so recording an op keeps a plain
@@ -2126,14 +2128,18 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
     return return_type(name)(v, _wrap(np.asarray(idx, dtype=np.int64)))
 
 
-def max(input, dim=None, keepdim=False, *, other=None):
+def max(input, dim=_NOT_GIVEN, keepdim=False, *, other=None):
     need_tensor("max", "input", 1, input)
-    return _extreme(input, dim, keepdim, other, AMAX, MAX_DIM, np.max, np.argmax, "max")
+    if dim is None:  # (left out, it is every element; given as None, no overload takes it)
+        raise invalid_arguments("max", input, None)
+    return _extreme(input, None if dim is _NOT_GIVEN else dim, keepdim, other, AMAX, MAX_DIM, np.max, np.argmax, "max")
 
 
-def min(input, dim=None, keepdim=False, *, other=None):
+def min(input, dim=_NOT_GIVEN, keepdim=False, *, other=None):
     need_tensor("min", "input", 1, input)
-    return _extreme(input, dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
+    if dim is None:  # (left out, it is every element; given as None, no overload takes it)
+        raise invalid_arguments("min", input, None)
+    return _extreme(input, None if dim is _NOT_GIVEN else dim, keepdim, other, AMIN, MIN_DIM, np.min, np.argmin, "min")
 
 
 def _amax(op, npf, x, dim, keepdim):
@@ -4585,7 +4591,6 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 # stable sort answers every slice without such ties; a slice with them is replayed, pair by pair,
 # with the algorithm PyTorch's kernel runs.
 
-_NOT_GIVEN = object()  # an argument left out, where PyTorch tells that from any value given
 _INSERTION = 16  # libstdc++'s cut-over to insertion sort (_S_threshold)
 
 

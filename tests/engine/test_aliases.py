@@ -68,6 +68,8 @@ CASES = {
     "real": lambda t: (lambda a: (t.real(a) is a, a.real is a))(_x(t)),
     "imag": lambda t: _x(t).imag,
     "torch.imag": lambda t: t.imag(t.ones(1)),
+    "t.max() and t.min(dim) still": lambda t: (t.ones(2, 3).max(), t.tensor([[1.0, 3.0]]).min(1, True),
+                                                t.max(t.ones(2), t.zeros(2)), t.ones(2).long(memory_format=t.preserve_format)),
     "char": lambda t: (t.tensor([1.7, -2.5, 300.0]).char(), t.tensor([1.7]).char().dtype),
     "split_with_sizes": lambda t: _grad_of(t, lambda a: a.split_with_sizes([1, 2], dim=1)[1],
                                            t.ones(2, 3, requires_grad=True)),
@@ -173,6 +175,12 @@ def test_alias_matches_torch(torch_ref, et, name):
 
 # Argument errors, compared by their first line (PyTorch lists its overloads after it).
 ERRORS = {
+    "torch.max(t, None)": lambda t: t.max(t.ones(2, 3), None),
+    "t.max(None)": lambda t: t.ones(2, 3).max(None),
+    "torch.min(t, None)": lambda t: t.min(t.ones(2, 3), None),
+    "t.float(None)": lambda t: t.ones(2).float(None),
+    "t.double(1, 2)": lambda t: t.ones(2).double(1, 2),
+    "t.long(x=1)": lambda t: t.ones(2).long(x=1),
     "t.lt_(str)": lambda t: t.tensor([1.0, 2.0]).lt_("a"),
     "t.multiply(None)": lambda t: _x(t).multiply(None),
     "multiply(t, list)": lambda t: t.multiply(_x(t), [1.0]),
