@@ -312,7 +312,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
         dtype = _dtypes.int64 if all(isinstance(v, numbers.Integral) for v in vals) else _dtypes.get_default_dtype()
-    _no_bool(dtype, "arange")
+    _no_bool(dtype, "arange_cpu")
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:
@@ -328,19 +328,19 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, **kw):
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    _no_bool(dtype, "linspace")
+    _no_bool(dtype, "linspace_cpu")
     check_size(steps)
     return _finish(np.linspace(start, end, steps).astype(_default(dtype)), None, requires_grad, device)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    _no_bool(dtype, "logspace")
+    _no_bool(dtype, "logspace_cpu")
     return _finish(np.logspace(start, end, steps, base=base).astype(_default(dtype)), None, requires_grad, device)
 
 
-def _no_bool(dtype, name):
+def _no_bool(dtype, kernel):
     if dtype is _dtypes.bool_:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'Bool\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _drawn(shape, dtype, draw, generator, requires_grad, device):
@@ -386,8 +386,7 @@ def _check_range(low, high):
 
 
 def randperm(n, *, dtype=None, device=None, requires_grad=False, generator=None):
-    if dtype is _dtypes.bool_:
-        raise NotImplementedError('"randperm" not implemented for \'Bool\'')
+    _no_bool(dtype, "randperm")
     check_size(n)
     return _finish(generator_or_default(generator).permutation(n), dtype, requires_grad, device)
 

@@ -57,7 +57,7 @@ _OF_TWO = (
     "atan2", "arctan2", "hypot", "xlogy", "lerp", "addcmul", "addcdiv", "logaddexp", "heaviside", "kron",
     "take", "take_along_dim", "masked_select", "index_select", "gather", "masked_fill", "dist", "copysign",
     "float_power", "logaddexp2", "fmax", "fmin", "inner", "cross", "bitwise_left_shift", "bitwise_right_shift",
-    "multiply", "subtract", "divide", "vdot",
+    "multiply", "subtract", "divide", "vdot", "max", "min",
 )
 for _name in _OF_TWO:
     if hasattr(_ops, _name) and getattr(Tensor, _name, None) is getattr(_ops, _name):
@@ -241,8 +241,6 @@ Tensor.__rrshift__ = lambda self, other: _ops.bitwise_right_shift(other, self)
 Tensor.real = property(_ops.real)
 Tensor.imag = property(_ops.imag)
 Tensor.char = _cast(_dtypes.int8, "char")
-Tensor.max = _as_method(_ops.max, "max")
-Tensor.min = _as_method(_ops.min, "min")
 Tensor.split_with_sizes = lambda self, split_sizes, dim=0: _ops.split(self, list(split_sizes), dim)
 
 

@@ -76,11 +76,10 @@ special.spherical_bessel_j0 special.chebyshev_polynomial_t special.chebyshev_pol
 special.chebyshev_polynomial_w special.hermite_polynomial_h special.hermite_polynomial_he special.laguerre_polynomial_l
 special.legendre_polynomial_p special.shifted_chebyshev_polynomial_t special.shifted_chebyshev_polynomial_u
 special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w""".split())
-# Factories and reductions that compute in the out tensor's dtype (their ``dtype=``).
-_IN_OUT_DTYPE = {"zeros", "ones", "full", "eye", "empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
-                 "randperm", "sum", "prod", "cumsum", "cumprod", "nansum", "nanmean"}
 _FACTORIES = {"zeros", "ones", "full", "eye", "empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
               "randperm"}
+# Factories and reductions that compute in the out tensor's dtype (their ``dtype=``).
+_IN_OUT_DTYPE = _FACTORIES | {"sum", "prod", "cumsum", "cumprod", "nansum", "nanmean"}
 
 # Each function's rule for the out tensor's dtype: ("cast", ...) takes any dtype the result casts to,
 # ("same", ...) only the result's, ("any",) every dtype, ("bool"/"long"/"float", ...) only those.
@@ -271,8 +270,9 @@ def with_out(fn, name):
             raise TypeError(f'{short}() missing 1 required positional arguments: "dim"')
         if name == "sum" and not has_dim or name == "argsort" and "stable" not in kwargs:
             raise invalid_arguments(short, *args, **kwargs, out=out)
+        inputs = tuple(_tensors(args, kwargs))
         if _grad_mode._enabled and name not in _UNCHECKED and (
-                isinstance(out, Tensor) and out._requires_grad or any(t._requires_grad for t in _tensors(args, kwargs))):
+                isinstance(out, Tensor) and out._requires_grad or any(t._requires_grad for t in inputs)):
             if short in ("empty", "randn") and isinstance(out, Tensor):
                 raise RuntimeError("cannot resize variables that require grad")
             shown = _OTHER_FORM.get(name, grad_name) if len(args) > 1 and isinstance(args[1], Tensor) else grad_name
@@ -288,7 +288,6 @@ def with_out(fn, name):
                 kwargs["dtype"] = want
         with _grad_mode.no_grad():
             result = fn(*args, **kwargs)
-        inputs = tuple(_tensors(args, kwargs))
         rule = _rule(name, result, args, kwargs, has_dim)
         quiet = name in _FACTORIES or name == "addbmm"  # (these resize their out tensor without a word)
         kept = _kept_dim(name, result, args, kwargs)
