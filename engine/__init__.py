@@ -11,7 +11,8 @@ tensor([[4.5000, 4.5000],
 """
 import builtins as _builtins
 
-from . import _dtypes, _lazy, _methods, _sampling  # noqa: F401  (binds the Tensor methods)
+from . import _dtypes, _lazy, _methods, _sampling, _storage  # noqa: F401  (binds the Tensor methods)
+from ._storage import TypedStorage, UntypedStorage, is_storage
 from ._dtypes import (bool_ as bool, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
                       set_default_dtype, uint8, dtype, promote_types, finfo, iinfo)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
@@ -19,7 +20,10 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          from_numpy, full, full_like, get_rng_state, initial_seed, linspace, logspace, manual_seed,
                          normal, ones, ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                          seed, set_rng_state, tensor, zeros, zeros_like)
-from ._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from ._factories import (bartlett_window, blackman_window, empty_strided, hamming_window, hann_window,  # noqa: E402
+                         kaiser_window)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+                         set_grad_enabled)
 from ._ops import adjoint, amin, broadcast_to, ger, outer, unsafe_chunk, unsafe_split  # noqa: E402
 from ._ops import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa: E402
                    arctanh, asin, asinh, atan2, atanh, deg2rad, erf, erfc, exp2, heaviside, hypot, lerp,
@@ -74,6 +78,29 @@ e, pi, inf, nan = 2.718281828459045, 3.141592653589793, _builtins.float("inf"), 
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
+
+
+def typename(obj):
+    """The legacy type of a tensor (``'torch.FloatTensor'``), else the object's qualified name."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if qualname is None:
+        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
+    if module == "engine" or module.startswith("engine."):  # (the names user code knows)
+        module = "torch" + module[len("engine"):]
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+def get_device(input):
+    _ops.need_tensor("get_device", "input", 1, input)
+    return input.get_device()
+
+
+def is_inference(input):
+    _ops.need_tensor("is_inference", "input", 1, input)
+    return input.is_inference()
 
 
 # The functions take the shape as one argument, by PyTorch's keyword (the methods also take it unpacked).

@@ -543,3 +543,79 @@ ShortTensor = _legacy(_dtypes.int16, "ShortTensor")
 ByteTensor = _legacy(_dtypes.uint8, "ByteTensor")
 CharTensor = _legacy(_dtypes.int8, "CharTensor")
 BoolTensor = _legacy(_dtypes.bool_, "BoolTensor")
+
+
+# ----- Window functions: PyTorch's formulas (a periodic window is the symmetric one of length N + 1, cut) -----
+
+def _window(name, n, periodic, dtype, device, requires_grad, make):
+    if type(n) is not int:
+        raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not {type(n).__name__}")
+    if n < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={n}")
+    dtype = _dtypes.get_default_dtype() if dtype is None else dtype
+    if not dtype.is_floating_point:
+        raise RuntimeError(
+            f"{name} expects floating point dtypes, got: TensorOptions(dtype={_CPP_TYPE_NAMES[dtype.np.name]}, "
+            "device=cpu, layout=Strided (default), requires_grad=false (default), pinned_memory=false, "
+            "memory_format=(nullopt))")
+    if n <= 1:
+        data = np.ones(n)
+    else:
+        m = n + 1 if periodic else n
+        data = make(np.arange(m, dtype=np.float64), m)[:n]
+    return _finish(data.astype(dtype.np), None, requires_grad, device)
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
+                   pin_memory=False, requires_grad=False):
+    return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, m: alpha - beta * np.cos(k * (2 * np.pi / (m - 1))))
+
+
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
+                requires_grad=False):
+    return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, m: 0.5 - 0.5 * np.cos(k * (2 * np.pi / (m - 1))))
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
+                    requires_grad=False):
+    def make(k, m):
+        w = k * (np.pi / (m - 1))
+        return 0.08 * np.cos(4 * w) - 0.5 * np.cos(2 * w) + 0.42
+
+    return _window("blackman_window", window_length, periodic, dtype, device, requires_grad, make)
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
+                    requires_grad=False):
+    def make(k, m):
+        w = k * (2 / (m - 1))
+        half = (m - 1) // 2 + 1
+        w[half:] = 2 - w[half:]
+        return w
+
+    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad, make)
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None,
+                  pin_memory=False, requires_grad=False):
+    def make(k, m):
+        a = (m - 1) / 2
+        return np.i0(beta * np.sqrt(np.maximum(1 - ((k - a) / a) ** 2, 0))) / np.i0(beta)
+
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad, make)
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """An (here zero-filled) tensor of ``size`` laid out with ``stride`` in elements."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                           f"({len(stride)})")
+    dt = np.dtype(_default(dtype))
+    extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
+    check_size(extent)
+    buf = np.zeros(extent, dtype=dt)
+    data = np.lib.stride_tricks.as_strided(buf, size, tuple(s * dt.itemsize for s in stride))
+    return _finish(data, None, requires_grad, device)

@@ -117,12 +117,47 @@ class set_grad_enabled(_GradMode):
         return self.__class__(self._mode)
 
 
-class inference_mode(no_grad):
-    """Treated as ``no_grad`` (this engine has no separate inference tensors)."""
+_inference = [False]
+
+
+def is_inference_mode_enabled():
+    return _inference[0]
+
+
+class inference_mode(_GradMode):
+    """``no_grad`` that ``torch.is_inference_mode_enabled()`` reports (this engine makes no separate
+    inference tensors: ``is_inference()`` is False for every tensor)."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):  # ``@torch.inference_mode`` without parentheses
+            return cls()(mode)
+        return super().__new__(cls)
 
     def __init__(self, mode=True):
-        super().__init__()
+        self._on = mode
         self._mode = not mode
+
+    def __enter__(self):
+        self._prev_inference = _inference[0]
+        _inference[0] = self._on
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _inference[0] = self._prev_inference
+        return super().__exit__(*exc)
+
+    def __call__(self, fn):
+        on = self._on
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(on):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return inference_mode(self._on)
 
 _anomaly = {"enabled": False, "check_nan": True}
 

@@ -831,6 +831,24 @@ class Tensor:
     def is_cuda(self):
         return False
 
+    # (memory on the CPU, strided and dense: every other kind of tensor PyTorch has is not made here)
+    is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = False
+    is_xla = is_xpu = is_mps = is_ipu = is_vulkan = is_maia = is_mtia = False
+
+    def is_pinned(self, device=None):
+        return False
+
+    def is_shared(self):
+        return False
+
+    def share_memory_(self):
+        return self
+
+    @property
+    def volatile(self):
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
     @property
     def layout(self):
         return "torch.strided"
@@ -855,9 +873,6 @@ class Tensor:
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
-
-    def storage_offset(self):
-        return 0
 
     def get_device(self):
         return -1

@@ -1,0 +1,152 @@
+"""Storages and where a tensor sits in them (storage_offset, untyped_storage, storage, is_set_to), the
+tensor flags PyTorch code checks (is_sparse, is_pinned(), ...), torch.typename, inference_mode's state,
+the window functions and empty_strided: against real PyTorch."""
+import pytest
+
+from tests.engine.opinfo import outcome, same
+
+
+def _view_cases(t):
+    x = t.arange(12.).view(3, 4)
+    return (x, x[1], x[:, 1], x.t(), x[1:, 2:], x.view(-1)[5:], x.diagonal(), x.diagonal(1), x.narrow(1, 1, 2),
+            x.unsqueeze(0), x[1:].reshape(-1), x.expand(2, 3, 4)[1], x.unbind(0)[2], x.chunk(2, 1)[1], x.split(1)[2],
+            x.detach(), x.data, x[..., None], x.movedim(0, 1), x.transpose(0, 1)[1:], x.unfold(1, 2, 1), x.flatten(),
+            x.select(1, 3), x[2:][0], x.view(2, 6)[1, 2:], x[1:][::2], x.T[1:], x.mT, x.swapaxes(0, 1)[-1],
+            x.reshape(4, 3)[1:], x.unsqueeze(1).squeeze(1)[1:], x.expand_as(x), x.float(), x.to(t.float32),
+            # copies: a storage of their own
+            x.clone(), x + 0, x.t().contiguous(), x.t().reshape(-1), x[:, 1].contiguous(), x[[0, 1]], x[x > 3],
+            x.flip(0), x.roll(1), x.tril(), x.repeat(1, 1), x.double(), x.new_zeros(2))
+
+
+def test_views_share_storage_at_pytorchs_offsets(torch_ref, et):
+    def where(t):
+        cases = _view_cases(t)
+        base = cases[0].untyped_storage().data_ptr()
+        shared = [v.untyped_storage().data_ptr() == base for v in cases]
+        return [(v.storage_offset(), v.stride(), v.data_ptr() - base if s else None, s, v.untyped_storage().nbytes())
+                for v, s in zip(cases, shared)]
+
+    ours, ref = where(et), where(torch_ref)
+    assert ours == ref
+    assert ref[4] == (6, (4, 1), 24, True, 48)  # x[1:, 2:]
+    assert ref[-1][3] is False
+
+
+def test_storage_objects(torch_ref, et):
+    def storages(t):
+        x = t.arange(6.)
+        s, u = x.storage(), x.untyped_storage()
+        out = [repr(s), str(u), s.tolist(), u.tolist()[:8], s[-1], u[-1], s.size(), len(s), s.nbytes(),
+               s.element_size(), s.dtype, s.device, s.type(), u.type(), u.element_size(), s.untyped() is u,
+               len(u[1:5]), repr(u[1:5]), list(s), repr(t.ones(0).storage()), repr(t.tensor(True).storage()),
+               repr(t.ones(2, dtype=t.long).storage()), repr(t.tensor([0.1]).storage()), t.tensor([0.1]).storage()[0],
+               x.untyped_storage() is x[1:].untyped_storage(), x[1:].storage().data_ptr() == s.data_ptr(),
+               x.is_set_to(x), x[1:].is_set_to(x), x.is_set_to(x.view(6)), x.is_set_to(x.view(2, 3)),
+               t.is_storage(s), t.is_storage(u), t.is_storage(x), t.typename(s), t.typename(u), str(type(u))]
+        s[0] = 7.
+        s[1] = t.tensor(3.)
+        return out + [x.tolist()]
+
+    ref = same(torch_ref, et, storages)
+    assert ref[0][1][0] == " 0.0\n 1.0\n 2.0\n 3.0\n 4.0\n 5.0\n[torch.storage.TypedStorage(dtype=torch.float32, device=cpu) of size 6]"
+    assert ref[0][1][-1] == [7.0, 3.0, 2.0, 3.0, 4.0, 5.0]
+
+
+@pytest.mark.parametrize("code", [
+    "t.arange(6.).storage()[10]", "t.arange(6.).untyped_storage()[100]", "t.arange(6.).storage()[-7]",
+    "t.arange(6.).storage()['a']", "t.arange(6.).untyped_storage()['a']", "t.arange(6.).storage().__setitem__(10, 1.)",
+    "t.arange(6.).storage()[1:3]",
+])
+def test_storage_errors(torch_ref, et, code):
+    assert same(torch_ref, et, lambda t: eval(code))[0][0] == "raised"
+
+
+def test_typed_storage_warns_once(torch_ref, et):
+    from engine import _storage
+
+    def twice(t):
+        x = t.ones(2)
+        return x.storage().size() + x.storage().size()
+
+    torch_ref.storage._reset_warn_typed_storage_removal()
+    _storage._warned[0] = False
+    ours, ref = outcome(twice, et), outcome(twice, torch_ref)
+    assert ours == ref
+    assert [w[0] for w in ref[1]] == ["UserWarning"] and ref[1][0][1].startswith("TypedStorage is deprecated.")
+
+
+def test_flags_and_names(torch_ref, et):
+    flags = ("is_sparse is_sparse_csr is_quantized is_meta is_nested is_mkldnn is_xla is_xpu is_mps is_ipu "
+             "is_vulkan is_maia is_mtia is_cpu is_cuda").split()
+    same(torch_ref, et, lambda t: [getattr(t.ones(1), n) for n in flags])
+    same(torch_ref, et, lambda t: (t.ones(1).is_pinned(), t.ones(1).is_shared(), t.ones(2).share_memory_().tolist(),
+                                   t.get_device(t.ones(1)), t.is_inference(t.ones(1))))
+    same(torch_ref, et, lambda t: t.ones(1).volatile)  # (its removal warning)
+    for bad in ("get_device", "is_inference"):
+        same(torch_ref, et, lambda t: getattr(t, bad)(1.0))
+    names = same(torch_ref, et, lambda t: (
+        t.typename(t.ones(1)), t.typename(t.ones(1, dtype=t.bool)), t.typename(1.0), t.typename(t.nn.Linear(1, 1)),
+        t.typename(t.float32), t.typename(t.nn.functional.relu), t.typename(t.Tensor), t.typename(t.nn.Module)))
+    assert names[0][1][3] == "torch.nn.modules.linear.Linear"
+
+
+def test_inference_mode_state(torch_ref, et):
+    def states(t):
+        seen = [t.is_inference_mode_enabled()]
+
+        @t.inference_mode
+        def bare():
+            return t.is_inference_mode_enabled(), t.is_grad_enabled()
+
+        @t.inference_mode(False)
+        def off():
+            return t.is_inference_mode_enabled(), t.is_grad_enabled()
+
+        seen.append(bare())
+        with t.inference_mode():
+            seen.append((t.is_inference_mode_enabled(), t.is_grad_enabled(), off()))
+            with t.inference_mode(False):
+                seen.append((t.is_inference_mode_enabled(), t.is_grad_enabled()))
+            seen.append(t.is_inference_mode_enabled())
+        with t.no_grad(), t.inference_mode(False):
+            seen.append((t.is_inference_mode_enabled(), t.is_grad_enabled()))
+        with t.inference_mode().clone():
+            seen.append(t.is_inference_mode_enabled())
+        x = t.ones(2, requires_grad=True)
+        with t.inference_mode():
+            y = x * 2
+        return seen + [t.is_inference_mode_enabled(), t.is_grad_enabled(), y.requires_grad]
+
+    ref = same(torch_ref, et, states)
+    assert ref[0][1][:3] == [False, (True, False), (True, False, (False, True))]
+
+
+WINDOWS = {
+    "hann": lambda t: [t.hann_window(n, p) for n in range(7) for p in (True, False)],
+    "hamming": lambda t: [t.hamming_window(5), t.hamming_window(5, False, 0.6), t.hamming_window(6, True, 0.6, 0.3)],
+    "blackman": lambda t: [t.blackman_window(n, p, dtype=t.float64) for n in range(7) for p in (True, False)],
+    "bartlett": lambda t: [t.bartlett_window(n, p) for n in range(7) for p in (True, False)],
+    "kaiser": lambda t: [t.kaiser_window(n, p, 5.0, dtype=t.float64) for n in range(7) for p in (True, False)]
+                        + [t.kaiser_window(6)],
+    "requires_grad": lambda t: t.hann_window(3, requires_grad=True),
+    "negative": lambda t: t.hann_window(-1),
+    "integer dtype": lambda t: [outcome(lambda t: t.hann_window(3, dtype=d), t)[0] for d in (t.long, t.int32, t.bool)]
+                               + [outcome(lambda t: t.kaiser_window(3, dtype=t.uint8), t)[0]],
+    "float length": lambda t: t.blackman_window(2.5),
+    "empty_strided": lambda t: [(e.shape, e.stride(), e.untyped_storage().nbytes())
+                                for e in (t.empty_strided((2, 3), (1, 2)), t.empty_strided((0, 3), (3, 1)),
+                                          t.empty_strided((2, 2), (2, 1), dtype=t.float64))],
+    "empty_strided mismatch": lambda t: t.empty_strided((2, 3), (1,)),
+}
+
+
+@pytest.mark.parametrize("name", WINDOWS)
+def test_windows_and_empty_strided(torch_ref, et, name):
+    same(torch_ref, et, WINDOWS[name])
+
+
+def test_window_values():
+    import engine as t
+
+    assert t.hann_window(5).tolist() == pytest.approx([0.0, 0.3454915, 0.9045085, 0.9045085, 0.3454915])
+    assert t.bartlett_window(5, periodic=False).tolist() == [0.0, 0.5, 1.0, 0.5, 0.0]
