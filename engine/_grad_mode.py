@@ -125,8 +125,8 @@ def is_inference_mode_enabled():
 
 
 class inference_mode(_GradMode):
-    """``no_grad`` that ``torch.is_inference_mode_enabled()`` reports (this engine makes no separate
-    inference tensors: ``is_inference()`` is False for every tensor)."""
+    """``no_grad`` whose tensors are inference tensors: they can't be saved for backward, changed in
+    place outside inference mode, or made to require grad there."""
 
     def __new__(cls, mode=True):
         if callable(mode):  # ``@torch.inference_mode`` without parentheses

@@ -625,4 +625,3 @@ Tensor.hardshrink = _ops.hardshrink
 Tensor.prelu = _as_method(_ops.prelu, "prelu")
 Tensor.nbytes = property(lambda self: self._data.size * self._data.itemsize)
 Tensor.itemsize = property(lambda self: self._data.itemsize)
-Tensor.is_inference = lambda self: False  # (inference_mode is no_grad here: no inference tensors)

@@ -367,7 +367,7 @@ def _binary(a, b, op, fwd, attrs=None, true_div=False, operands=None):
         out = np.asarray(out)
     if dt is not None and out.dtype != dt:
         out = out.astype(dt)
-    if _grad_mode._enabled or _grad_mode._fw_active:
+    if _grad_mode._enabled or _grad_mode._fw_active or _grad_mode._inference[0]:
         return record(op, (a, b), out, attrs)
     t = _new(Tensor)  # _wrap(out), inlined: the rules of a backward pass run this for most ops
     t._data = out
@@ -734,7 +734,7 @@ def _unary(name, node, fwd, vjp, saves=()):
                 _quiet_off(quiet)
         if type(out) is not _ndarray:
             out = np.asarray(out)
-        if _grad_mode._enabled or _grad_mode._fw_active:
+        if _grad_mode._enabled or _grad_mode._fw_active or _grad_mode._inference[0]:
             return record(op, (input,), out)
         t = _new(Tensor)  # _wrap(out), inlined
         t._data = out
@@ -2702,6 +2702,8 @@ def _should_fold(a, b):
 def _view_of(out, x):
     out._vc = x._vc
     out._base = x if x._base is None else x._base
+    if x._inference or _grad_mode._inference[0]:  # a view is an inference tensor when its base is one
+        out._inference = x._inference
     if _grad_mode._fw_active and x._fw_grad is not None:
         view_tangent(out, x)
     if _grad_mode._enabled:

@@ -6,6 +6,7 @@ import weakref
 import numpy as np
 
 from . import _dtypes, _grad_mode
+from ._grad_mode import _inference
 from ._graph import AccumulateGrad, _HookDict, _Recorded, _sequence, add_hook, expose, freed_error
 
 _NONLEAF_GRAD = (
@@ -196,6 +197,8 @@ def _wrap(data, requires_grad=False):
     t._requires_grad = requires_grad
     t._grad_fn = None
     t._vc = [0]
+    if _inference[0]:
+        t._inference = True
     return t
 
 
@@ -230,6 +233,8 @@ def record(op, inputs, result, attrs=None, n_outputs=1, keep=None):
         outs._grad_fn = None
         outs._vc = [0]
     if not _grad_mode._enabled:
+        if _grad_mode._inference[0]:
+            _mark_inference(outs)
         if _grad_mode._fw_active:
             _forward_tangents(op, inputs, outs, attrs, n_outputs, keep)
         return outs
@@ -290,7 +295,12 @@ def record(op, inputs, result, attrs=None, n_outputs=1, keep=None):
                 t = inputs[i]
                 # A saved input is a plain (tensor, version) pair, any other value a one-item list:
                 # cheaper to make and read than a _Saved, which this runs for nearly every op.
-                saved.append((t, t._vc[0]) if isinstance(t, Tensor) else [t])
+                if isinstance(t, Tensor):
+                    if t._inference:
+                        raise RuntimeError(INFERENCE_SAVED)
+                    saved.append((t, t._vc[0]))
+                else:
+                    saved.append([t])
             else:  # "result"
                 out = outs if n_outputs == 1 else outs[0]
                 s = _new(_SavedResult)
@@ -322,6 +332,21 @@ def record(op, inputs, result, attrs=None, n_outputs=1, keep=None):
     if _grad_mode._fw_active:  # (once the outputs have their grad_fn, which a tangent's graph reaches)
         _forward_tangents(op, inputs, outs, attrs, n_outputs, keep)
     return outs
+
+
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in "
+    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+_INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
+    "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def _mark_inference(outs):
+    """Tensors made in inference mode are inference tensors (views of normal tensors are reset by _view_of)."""
+    for o in (outs if type(outs) is tuple else (outs,)):
+        o._inference = True
 
 
 def _refresh_view(t):
@@ -566,6 +591,7 @@ class Tensor:
     _view_version = None  # set on differentiable views: the version their grad_fn was made at
     _no_grad_view = False  # a view made under no_grad: it must not be modified in place with grad on
     _custom_view = None  # a view a custom Function returned, or a view of one (see autograd.function._wrap_outputs)
+    _inference = False  # made in inference_mode (not a view of a normal tensor): see _mark_inference
     _retains_grad = False
     _hooks = None
     _post_hooks = None
@@ -601,6 +627,8 @@ class Tensor:
             return
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(dtype_message)
+        if value and self._inference and not _grad_mode._inference[0]:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -633,7 +661,12 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
+
+    def is_inference(self):
+        return self._inference
 
     @property
     def grad(self):
@@ -731,6 +764,8 @@ class Tensor:
     def detach(self):
         t = _wrap(self._data)
         t._vc = self._vc
+        if self._inference or _inference[0]:  # (an alias: an inference tensor when self is one)
+            t._inference = self._inference
         return t
 
     def detach_(self):
@@ -1012,6 +1047,8 @@ class Tensor:
 
     # ----- in-place machinery -----
     def _check_inplace(self):
+        if self._inference and not _grad_mode._inference[0]:
+            raise RuntimeError(_INFERENCE_INPLACE)
         d = self._data
         if 0 in d.strides and any(st == 0 and n > 1 for st, n in zip(d.strides, d.shape)):
             raise RuntimeError(

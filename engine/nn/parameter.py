@@ -28,6 +28,8 @@ class Parameter(Tensor):
         p._vc = data._vc
         p._grad_fn = None
         p._requires_grad = False
+        if data._inference:
+            p._inference = True
         p._set_requires_grad(requires_grad, _FLOAT_ONLY)
         return p
 

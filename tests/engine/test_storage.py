@@ -150,3 +150,36 @@ def test_window_values():
 
     assert t.hann_window(5).tolist() == pytest.approx([0.0, 0.3454915, 0.9045085, 0.9045085, 0.3454915])
     assert t.bartlett_window(5, periodic=False).tolist() == [0.0, 0.5, 1.0, 0.5, 0.0]
+
+
+def test_inference_tensors(torch_ref, et):
+    """What inference_mode makes: inference tensors (not views of normal ones), which autograd refuses to
+    save, and which can't be changed in place, nor made to require grad, outside inference mode."""
+    def inference(t):
+        x = t.ones(2, 3, requires_grad=True)
+        n = t.ones(2, 3)
+        with t.inference_mode():
+            y = x * x
+            kinds = [a.is_inference() for a in (y, t.zeros(2), n[0], n.view(6), n.clone(), y[0], x.detach(),
+                                                t.tensor([1.0]), t.arange(3), t.ones(2).sum(), y.detach())]
+            y.add_(1)
+            version = outcome(lambda t: y._version, t)[0]
+            y.requires_grad_()
+            n.add_(1)
+            inside = [version, y.requires_grad, n._version]
+        with t.inference_mode():
+            z = t.zeros(2)
+            p = t.nn.Parameter(t.ones(2))
+        outside = [outcome(f, t)[0] for f in (
+            lambda t: t.zeros(2).copy_(z), lambda t: z.requires_grad_(), lambda t: z.requires_grad_(False).shape,
+            lambda t: z._version, lambda t: (z * 2).is_inference(), lambda t: z * x[0, :2],
+            lambda t: (z + x[0, :2]).grad_fn.name(), lambda t: z.clone().is_inference(), lambda t: z[0].is_inference(),
+            lambda t: t.is_inference(z), lambda t: z.zero_(), lambda t: t.mm(x.t(), z.view(2, 1)),
+            lambda t: t.nn.Parameter(z), lambda t: (z.clone() * x[0, :2]).grad_fn.name())]
+        with t.no_grad():
+            outside.append(outcome(lambda t: z.mul_(2), t)[0][0])
+        return kinds, inside, outside, (p.is_inference(), p.requires_grad)
+
+    ref = same(torch_ref, et, inference)
+    assert ref[0][1][0] == [True, True, False, False, True, True, False, True, True, True, True]
+    assert ref[0][1][2][5][2].startswith("Inference tensors cannot be saved for backward.")
