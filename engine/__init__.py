@@ -50,6 +50,13 @@ from ._ops import (addbmm, addmv, addr, aminmax, argwhere, atleast_1d, atleast_2
                    nanmean, nansum, polygamma, renorm, rot90, searchsorted, selu, signbit, swapdims, tensor_split,
                    tensordot, threshold, tril_indices, triu_indices, unique, unique_consecutive, vander, vsplit)
 from ._ops import cumulative_trapezoid, hardshrink, prelu, trapezoid, trapz  # noqa: E402
+from ._ops import (alias_copy, detach_copy, diagonal_copy, diagonal_scatter, expand_copy, index_reduce,  # noqa: E402
+                   narrow_copy, permute_copy, put, scatter_reduce, select_copy, select_scatter, slice_copy,
+                   slice_scatter, split_copy, split_with_sizes_copy, squeeze_copy, t_copy, transpose_copy, unbind_copy,
+                   unfold_copy, unsqueeze_copy, view_copy)
+from ._ops import (fill, frexp, gradient, histogram, ldexp, nanquantile, nextafter, quantile,  # noqa: E402
+                   unravel_index)
+from ._ops import range_ as range  # noqa: E402  (Python's range is _builtins.range here)
 from ._ops import bitwise_left_shift, bitwise_right_shift, imag, real  # noqa: E402
 from ._ops import (conj, divide, fix, float_power, gcd, is_complex, is_conj, is_neg, is_same_size,  # noqa: E402
                    is_signed, isneginf, isposinf, isreal, lcm, multiply, positive, ravel, resolve_conj, resolve_neg,
@@ -57,7 +64,7 @@ from ._ops import (conj, divide, fix, float_power, gcd, is_complex, is_conj, is_
 from ._random import default_generator
 from ._sampling import bernoulli, multinomial, poisson
 from ._printing import get_printoptions, printoptions, set_printoptions
-from ._tensor import Size, Tensor, device
+from ._tensor import Size, Tensor, device, typename
 from . import autograd, nn, optim  # noqa: E402
 from .autograd import Function  # noqa: F401
 from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
@@ -78,19 +85,6 @@ e, pi, inf, nan = 2.718281828459045, 3.141592653589793, _builtins.float("inf"), 
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
-
-
-def typename(obj):
-    """The legacy type of a tensor (``'torch.FloatTensor'``), else the object's qualified name."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-    if qualname is None:
-        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
-    if module == "engine" or module.startswith("engine."):  # (the names user code knows)
-        module = "torch" + module[len("engine"):]
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def get_device(input):
@@ -230,7 +224,7 @@ def broadcast_shapes(*shapes):
     sizes = [(s,) if isinstance(s, _builtins.int) else s for s in shapes]
     result = [1] * _builtins.max(map(len, sizes), default=0)
     for j, size in enumerate(sizes):
-        for i in range(-1, -1 - len(size), -1):
+        for i in _builtins.range(-1, -1 - len(size), -1):
             n = size[i]
             if n < 0:
                 raise ValueError("Attempting to broadcast a dimension with negative length!")
@@ -286,8 +280,18 @@ _LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "v
          "triangular_solve": ("linalg", "_torch_triangular_solve"),
          "matrix_exp": ("linalg", "matrix_exp"), "orgqr": ("linalg", "householder_product"),
          "geqrf": ("linalg", "_torch_geqrf"),
+         "svd": ("linalg", "_torch_svd"), "qr": ("linalg", "_torch_qr"), "lu": ("linalg", "_torch_lu"),
+         "lu_unpack": ("linalg", "_lu_unpack"), "lu_solve": ("linalg", "_torch_lu_solve"),
+         "chain_matmul": ("linalg", "_chain_matmul"), "solve": ("linalg", "_torch_solve"),
+         "lstsq": ("linalg", "_torch_lstsq"), "eig": ("linalg", "_torch_eig"), "symeig": ("linalg", "_torch_symeig"),
+         "matrix_rank": ("linalg", "_torch_matrix_rank"),
          "i0": ("special", "i0"), "igamma": ("special", "gammainc"), "igammac": ("special", "gammaincc"),
          "mvlgamma": ("special", "multigammaln"),
+         **{name: ("_nn_more", name) for name in ("pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "pdist",
+                                                  "bilinear", "_trilinear")},
+         **{name: ("nn.functional", "_torch_" + name) for name in (
+             "rrelu", "rrelu_", "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_",
+             "triplet_margin_loss", "cosine_embedding_loss")},
          "batch_norm": ("_norm", "_torch_batch_norm"), "instance_norm": ("_norm", "_torch_instance_norm"),
          "layer_norm": ("_norm", "_torch_layer_norm"), "group_norm": ("_norm", "_torch_group_norm"),
          "rms_norm": ("_norm", "rms_norm"), "native_batch_norm": ("_norm", "native_batch_norm"),

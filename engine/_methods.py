@@ -446,6 +446,8 @@ def _shape_changing_inplace(name):
         self._check_inplace()
         out = _ops.inplace_node(fn(self, *args))
         self._data = out._data
+        if out._fw_grad is not None:  # (the tangent takes the new shape too)
+            self._fw_grad = out._fw_grad
         self._bump()
         if out._grad_fn is not None:
             self._grad_fn, self._output_nr, self._requires_grad = out._grad_fn, 0, True
@@ -547,6 +549,10 @@ Tensor.orgqr = _orgqr
 Tensor.geqrf = _linalg_method("_torch_geqrf")
 Tensor.cholesky = _linalg_method("_torch_cholesky")
 Tensor.cross = _linalg_method("_torch_cross")
+for _name, _of in (("svd", "_torch_svd"), ("qr", "_torch_qr"), ("pinverse", "_pinverse"), ("lu", "_tensor_lu"),
+                   ("lu_solve", "_torch_lu_solve"), ("solve", "_tensor_solve"), ("lstsq", "_tensor_lstsq"),
+                   ("eig", "_tensor_eig"), ("symeig", "_tensor_symeig")):
+    setattr(Tensor, _name, _linalg_method(_of))
 
 
 def _special_method(name):
@@ -623,5 +629,12 @@ def _float_power_(self, exponent):
 Tensor.float_power_ = _float_power_
 Tensor.hardshrink = _ops.hardshrink
 Tensor.prelu = _as_method(_ops.prelu, "prelu")
+for _name in ("scatter_reduce", "index_reduce", "slice_scatter", "select_scatter", "diagonal_scatter", "put",
+              "narrow_copy", "quantile", "nanquantile", "frexp", "ldexp", "nextafter", "histogram", "apply_", "map_",
+              "map2_"):
+    setattr(Tensor, _name, _as_method(getattr(_ops, _name), _name))
+for _name, _fn in (("scatter_reduce", _ops.scatter_reduce), ("index_reduce", _ops.index_reduce), ("put", _ops.put),
+                   ("ldexp", _ops.ldexp_checked), ("nextafter", _ops.nextafter)):
+    setattr(Tensor, _name + "_", _as_method(_inplace(_fn), _name, _name + "_"))
 Tensor.nbytes = property(lambda self: self._data.size * self._data.itemsize)
 Tensor.itemsize = property(lambda self: self._data.itemsize)

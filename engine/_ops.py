@@ -614,6 +614,17 @@ def _pow_scalar(data, exponent):
     return np.power(data, exponent)
 
 
+def _power(base, exponent):
+    """``np.power``, with PyTorch's integer powers: a negative exponent gives 0 (of 1 and -1, +-1)."""
+    base, exponent = np.asarray(base), np.asarray(exponent)
+    if base.dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return np.power(base, exponent)
+    neg = exponent < 0
+    out = np.power(base, np.where(neg, 0, exponent))
+    ones = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (-exponent % 2), 0))
+    return np.where(neg, ones, out).astype(out.dtype)
+
+
 def pow(input, exponent):
     if type(exponent) is not Tensor and type(exponent) is not float and type(exponent) is not int:
         _need_operand("pow", input, exponent, invalid=True)
@@ -632,9 +643,9 @@ def pow(input, exponent):
         b = as_tensor_arg(exponent)
         dt = _dtypes.result_type(input, b).np
         with np.errstate(all="ignore"):
-            out = np.power(dt.type(input), b._data.astype(dt, copy=False))
+            out = _power(dt.type(input), b._data.astype(dt, copy=False))
         return record(RPOW, (b,), np.asarray(out, dtype=dt), {"base": input})
-    return _binary(input, exponent, POW_T, np.power)
+    return _binary(input, exponent, POW_T, _power)
 
 
 def _tensor_pair(fname, input, other):
@@ -2913,7 +2924,9 @@ TO_COPY = defop("ToCopyBackward0", lambda g, ans, x: g.to(x.dtype))
 FLIP = defop("FlipBackward0", lambda g, ans, x, dims: flip(g, dims))
 
 
-def view(x, *shape):
+def view(x, *shape, dtype=None):
+    if dtype is not None or len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
+        return _view_dtype(x, shape[0] if dtype is None else dtype)
     shape = _infer_shape(_shape_arg(shape), x._data.size)
     out = x._data.view()
     try:
@@ -2924,6 +2937,34 @@ def view(x, *shape):
             "across two contiguous subspaces). Use .reshape(...) instead."
         ) from None
     return _view_of(record(VIEW, (x,), out, {"shape": shape}), x)
+
+
+def _view_dtype(x, dtype):
+    """``x``'s memory read as ``dtype`` (no grad flows through it); the last dim scales with the element size."""
+    d = x._data
+    new = dtype.np
+    a, b = d.itemsize, new.itemsize
+    if a != b:
+        what = f"to view {_scalar_type(x)} as {dtype._legacy[:-len('Tensor')]} (different element sizes)"
+        if not d.ndim:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        strides = [st // a for st in d.strides]
+        if b > a:
+            ratio = b // a
+            if d.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {d.shape[-1]}")
+            offset = x.storage_offset()
+            if offset % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}")
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        for i, st in enumerate(strides[:-1]) if b > a else ():
+            if st % (b // a):
+                raise RuntimeError(f"self.stride({i}) must be divisible by {b // a} {what}, but got {st}")
+    t = _wrap(d.view(new))
+    t._vc = x._vc  # (a view: in-place changes count for both)
+    t._base = x if x._base is None else x._base
+    return t
 
 
 def reshape(input, *shape):
@@ -3415,7 +3456,8 @@ def gather(input, dim, index, *, sparse_grad=False):
     bad = idx[(idx < 0) | (idx >= shape[dim])]
     if bad.size:
         raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {shape[dim]}")
-    out = record(GATHER, (input,), d.reshape(shape)[_along(idx, dim)].reshape(idx.shape), {"dim": dim, "index": idx})
+    out = d.reshape(shape)[_along(idx, dim)].reshape(idx.shape) if idx.size else np.empty(idx.shape, d.dtype)
+    out = record(GATHER, (input,), out, {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
@@ -5252,27 +5294,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     need_tensor("index_add", "input", 1, input)
     d, s, idx = input._data, source._data, index._data
     given, dim = dim, _one_dim(dim, d.ndim)
-    if idx.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
-                         f"{_scalar_type(index)} and size: {list(idx.shape)}")
-    if idx.dtype not in (np.int32, np.int64):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_scalar_type(index)}")
-    if s.dtype != d.dtype:
-        raise RuntimeError(f"index_add_(): self ({_scalar_type(input)}) and source ({_scalar_type(source)}) must have "
-                           "the same scalar type")
-    n = s.shape[norm_dims(dim, s.ndim)[0]] if s.ndim else 1
-    if idx.size != n:
-        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
-                           f"({n}), for dim: {dim}")
-    rest_self = d.shape[:dim] + d.shape[dim + 1:] if d.ndim and s.ndim else d.shape
-    rest_source = s.shape[:dim] + s.shape[dim + 1:] if d.ndim and s.ndim else s.shape
-    if rest_self != rest_source:
-        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
-                           f"self.shape = {list(d.shape)} source.shape = {list(s.shape)}")
-    flat = idx.reshape(-1)
-    size = d.shape[dim] if d.ndim else 1
-    if flat.size and (flat.min() < 0 or flat.max() >= size):
-        raise IndexError("index out of range in self")
+    flat = _index_in_range(input, dim, _index_func_checks("index_add", input, dim, index, source))
     out = d.copy()
     np.add.at(out.reshape(d.shape or (1,)), (slice(None),) * dim + (flat,),
               (s if alpha == 1 else s * alpha).reshape(s.shape or (1,)))
@@ -5342,6 +5364,304 @@ def index_fill(input, dim, index, value):
         out = record(INDEX_FILL_T, (input, value), out, {"dim": dim, "index": idx})
     else:
         out = record(INDEX_FILL, (input,), out, {"dim": dim, "index": idx})
+    return _given(out, dim=given) if given != dim else out
+
+
+# ----- scatter_reduce and index_reduce: one node each, with PyTorch's backward formulas -----
+# (Each rule is PyTorch's scatter_reduce_backward / index_reduce_backward for one input: the counts
+# and tie masks it computes without a graph are arrays here, the rest the engine's own ops.)
+
+_REDUCE_UFUNC = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
+
+
+def _reduce_identity(reduce, dtype):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    if dtype.kind == "b":
+        return reduce == "amin"
+    info = np.iinfo(dtype)
+    return info.min if reduce == "amax" else info.max
+
+
+def _reduce_into(d, at, values, reduce, include_self):
+    """``d`` with ``values`` combined into the places ``at`` names (a NumPy index of ``d``), each
+    place reduced with ``reduce`` over its values, and over ``d``'s own unless not ``include_self``."""
+    out = d.copy()
+    if not include_self:
+        out[at] = _reduce_identity(reduce, d.dtype)
+    _quietly(_REDUCE_UFUNC[reduce].at, out, at, values)
+    if reduce == "mean":
+        count = np.full(d.shape, 1 if include_self else 0, dtype=d.dtype)
+        np.add.at(count, at, 1)
+        count[count == 0] = 1
+        out = np.floor_divide(out, count) if d.dtype.kind in "iu" else out / count
+    return out
+
+
+def _delayed_error(t, message):
+    """PyTorch's DelayedError: ``t`` itself, whose backward raises ``message``."""
+    return record(DELAYED_ERROR, (t,), t._data, {"message": message})
+
+
+def _raise_delayed(g, ans, x, message):
+    raise RuntimeError(message)
+
+
+DELAYED_ERROR = defop("Error", _raise_delayed, cpp_name="torch::autograd::Error")
+
+
+def _scatter_part(src, index):
+    """The part of ``src`` that ``index`` covers (as large as ``index`` or larger), as scatter reads it."""
+    s = src.reshape(src.shape or (1,))
+    return s[tuple(slice(0, n) for n in index.shape or (1,))]
+
+
+def _scatter_gather(d, dim, index):
+    return d.reshape(d.shape or (1,))[_along(index, dim)].reshape(index.shape)
+
+
+def _scatter_counts(shape, dtype, dim, index, values, start=0):
+    """``full(shape, start).scatter_add(dim, index, values)`` on arrays."""
+    out = np.full(shape or (1,), start, dtype=dtype)
+    np.add.at(out, _along(index, dim), np.broadcast_to(values, index.shape or (1,)))
+    return out.reshape(shape)
+
+
+def _scatter_mean_count(g, dim, index, include_self):
+    n = _scatter_counts(g.shape, g.dtype, dim, index, 1, 1 if include_self else 0)
+    n[n == 0] = 1
+    return n
+
+
+def _scatter_ties(x, src, result, dim, index):
+    """How many of the values reduced into each place equal the result there (amax, amin)."""
+    value = _scatter_gather(result, dim, index)
+    return _scatter_counts(x.shape, x.dtype, dim, index, (_scatter_part(src, index) == value).astype(x.dtype)) + \
+        (x == result).astype(x.dtype)
+
+
+def _unknown_reduce(reduce, names):
+    return RuntimeError(f"Expected 'reduce' to be one of {names} but got {reduce}.")
+
+
+_SCATTER_REDUCTIONS = "'sum', 'prod', 'mean', 'amax', 'amin'"
+
+
+def _scatter_reduce_self_grad(g, ans, x, src, dim, index, reduce, include_self):
+    idx = _wrap(index)
+    if reduce == "sum":
+        grad = g
+    elif reduce == "prod":
+        masked = masked_fill(x, x == 0, 1)
+        grad = g * scatter_reduce(masked, dim, idx, src, reduce, include_self=include_self) / masked
+    elif reduce == "mean":
+        grad = g / _wrap(_scatter_mean_count(g._data, dim, index, include_self))
+    elif reduce in ("amax", "amin"):
+        ties = _scatter_ties(x._data, src._data, ans._data, dim, index)
+        grad = _wrap(x._data == ans._data) * (g / _wrap(ties))
+    else:
+        raise _unknown_reduce(reduce, _SCATTER_REDUCTIONS)
+    return grad if include_self else scatter(grad, dim, idx, 0)
+
+
+def _scatter_reduce_src_grad(g, ans, x, src, dim, index, reduce, include_self):
+    if tuple(index.shape) != tuple(src.shape):  # an index smaller than src: PyTorch's engine refuses the grad
+        raise RuntimeError(f"Function ScatterReduceBackward0 returned an invalid gradient at index 1 - got "
+                           f"{list(index.shape)} but expected shape compatible with {list(src.shape)}")
+    idx = _wrap(index)
+    if reduce == "sum":
+        return gather(g, dim, idx)
+    if reduce == "prod":
+        zero = src._data == 0
+        zeros_there = _scatter_gather(_scatter_counts(x.shape, x._data.dtype, dim, index, zero.astype(x._data.dtype)),
+                                      dim, index)
+        single = _wrap(zero & (zeros_there == 1))
+        masked_result = scatter_reduce(x, dim, idx, masked_fill(src, single, 1), reduce, include_self=include_self)
+        grad = where(single, gather(g * masked_result, dim, idx),
+                     gather(g * ans, dim, idx) / masked_fill(src, _wrap(zero), 1))
+        if _grad_mode._enabled and (zeros_there > 1).any():
+            grad = _delayed_error(grad, "scatter_reduce(): Double backward is unsupported for src when >1 zeros in "
+                                        "src are scattered to the same position in self")
+        return grad
+    if reduce == "mean":
+        count = _scatter_gather(_scatter_mean_count(g._data, dim, index, include_self), dim, index)
+        return gather(g, dim, idx) / _wrap(count)
+    if reduce in ("amax", "amin"):
+        ties = _scatter_ties(x._data, src._data, ans._data, dim, index)
+        return _wrap(src._data == _scatter_gather(ans._data, dim, index)) * gather(g / _wrap(ties), dim, idx)
+    raise _unknown_reduce(reduce, _SCATTER_REDUCTIONS)
+
+
+SCATTER_REDUCE_TWO = defop("ScatterReduceBackward0", _scatter_reduce_self_grad, _scatter_reduce_src_grad,
+                           saves=(0, 1, "result"), keeps=True)
+_REDUCE_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin", "max": "amax",
+                 "min": "amin"}
+
+
+def scatter_reduce(input, dim, index, src, reduce=_NOT_GIVEN, *, include_self=True):
+    need_tensor("scatter_reduce", "input", 1, input)
+    need_tensor("scatter_reduce", "index", 3, index)
+    need_tensor("scatter_reduce", "src", 4, src)
+    if reduce is _NOT_GIVEN:
+        raise TypeError('scatter_reduce() missing 1 required positional arguments: "reduce"')
+    given = dim
+    dim, idx = _scatter_checks(input, dim, index, src)
+    kind = _REDUCE_NAMES.get(reduce)
+    if kind is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    d = input._data
+    if kind == "mean" and d.dtype == np.bool_:
+        raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented for \'Bool\'')
+    out = d.copy()
+    if idx.size:
+        out = _reduce_into(d.reshape(d.shape or (1,)), _along(idx, dim), _scatter_part(src._data, idx), kind,
+                           include_self).reshape(d.shape)
+    attrs = {"dim": dim, "index": idx, "reduce": reduce, "include_self": include_self}
+    if kind == "prod" and _grad_mode._fw_active:
+        with _grad_mode.forward_ad_off():  # (PyTorch's scatter_reduce_jvp has no prod: no tangent)
+            out = record(SCATTER_REDUCE_TWO, (input, src), out, attrs)
+    else:
+        out = record(SCATTER_REDUCE_TWO, (input, src), out, attrs)
+    return _given(out, dim=given) if given != dim else out
+
+
+def _index_func_checks(name, input, dim, index, source):
+    """The checks index_add and index_reduce share (PyTorch's index_func_meta_impl), in its order."""
+    d, s, idx = input._data, source._data, index._data
+    if idx.ndim > 1:
+        raise IndexError(f"{name}_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                         f"{_scalar_type(index)} and size: {list(idx.shape)}")
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{name}_(): Expected dtype int32/int64 for index but got: {_scalar_type(index)}")
+    if s.dtype != d.dtype:
+        raise RuntimeError(f"{name}_(): self ({_scalar_type(input)}) and source ({_scalar_type(source)}) must have "
+                           "the same scalar type")
+    n = s.shape[norm_dims(dim, s.ndim)[0]] if s.ndim else 1
+    if idx.size != n:
+        raise RuntimeError(f"{name}_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({n}), for dim: {dim}")
+    rest_self = d.shape[:dim] + d.shape[dim + 1:] if d.ndim and s.ndim else d.shape
+    rest_source = s.shape[:dim] + s.shape[dim + 1:] if d.ndim and s.ndim else s.shape
+    if rest_self != rest_source:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                           f"self.shape = {list(d.shape)} source.shape = {list(s.shape)}")
+    return idx.reshape(-1)
+
+
+def _index_in_range(input, dim, flat):
+    size = input._data.shape[dim] if input._data.ndim else 1
+    if flat.size and (flat.min() < 0 or flat.max() >= size):
+        raise IndexError("index out of range in self")
+    return flat
+
+
+def _index_counts(shape, dtype, dim, index, values, start=0):
+    """``full(shape, start).index_add(dim, index, values)`` on arrays."""
+    out = np.full(shape or (1,), start, dtype=dtype)
+    np.add.at(out, (slice(None),) * dim + (index.reshape(-1),), np.broadcast_to(values, _index_shape(out, dim, index)))
+    return out.reshape(shape)
+
+
+def _index_shape(d, dim, index):
+    return d.shape[:dim] + (index.size,) + d.shape[dim + 1:]
+
+
+def _index_select_np(d, dim, index):
+    return np.take(d.reshape(d.shape or (1,)), index.reshape(-1), axis=dim)
+
+
+def _index_mean_count(g, dim, index, include_self):
+    n = _index_counts(g.shape, g.dtype, dim, index, 1, 1 if include_self else 0)
+    n[n == 0] = 1
+    return n
+
+
+def _index_ties(x, source, result, dim, index):
+    """The places of ``x`` that hold the result (as 0/1) and how many of the values there do (amax, amin)."""
+    here = (x == result).astype(x.dtype)
+    value = _index_select_np(result, dim, index)
+    s = source.reshape(source.shape or (1,))
+    return here, _index_counts(x.shape, x.dtype, dim, index, (s == value).astype(x.dtype)) + here
+
+
+_INDEX_REDUCTIONS = "'prod', 'amax', 'amin' or 'mean'"
+
+
+def _index_reduce_self_grad(g, ans, x, source, dim, index, reduce, include_self):
+    idx = _wrap(index)
+    if reduce == "prod":
+        masked = masked_fill(x, x == 0, 1)
+        grad = g * index_reduce(masked, dim, idx, source, reduce, include_self=include_self) / masked
+    elif reduce == "mean":
+        grad = g / _wrap(_index_mean_count(g._data, dim, index, include_self))
+    elif reduce in ("amax", "amin"):
+        here, ties = _index_ties(x._data, source._data, ans._data, dim, index)
+        grad = _wrap(here) * (g / _wrap(ties))
+    else:
+        raise _unknown_reduce(reduce, _INDEX_REDUCTIONS)
+    return grad if include_self else index_fill(grad, dim, idx, 0)
+
+
+def _index_reduce_source_grad(g, ans, x, source, dim, index, reduce, include_self):
+    idx = _wrap(index)
+    if reduce == "prod":
+        zero = source._data == 0
+        zeros_there = _index_select_np(_index_counts(x.shape, x._data.dtype, dim, index, zero.astype(x._data.dtype)),
+                                       dim, index).reshape(zero.shape)
+        single = _wrap(zero & (zeros_there == 1))
+        masked_result = index_reduce(x, dim, idx, masked_fill(source, single, 1), reduce, include_self=include_self)
+        grad = where(single, index_select(g * masked_result, dim, idx),
+                     index_select(g * ans, dim, idx) / masked_fill(source, _wrap(zero), 1))
+        if _grad_mode._enabled and (zeros_there > 1).any():
+            grad = _delayed_error(grad, "index_reduce(): Double backward is unsupported for source when >1 zeros in "
+                                        "source are scattered to the same position in self")
+        return grad
+    if reduce == "mean":
+        count = _index_select_np(_index_mean_count(g._data, dim, index, include_self), dim, index)
+        return index_select(g, dim, idx) / _wrap(count)
+    if reduce in ("amax", "amin"):
+        here, ties = _index_ties(x._data, source._data, ans._data, dim, index)
+        value = _index_select_np(ans._data, dim, index)
+        is_result = (source._data.reshape(value.shape) == value).astype(x._data.dtype)
+        return _wrap(is_result) * index_select(g / _wrap(ties), dim, idx)
+    raise _unknown_reduce(reduce, _INDEX_REDUCTIONS)
+
+
+INDEX_REDUCE = defop("IndexReduceBackward0", _index_reduce_self_grad, _index_reduce_source_grad,
+                     saves=(0, 1, "result"), keeps=True)
+_INDEX_REDUCE_WARNED = [False]
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    need_tensor("index_reduce", "input", 1, input)
+    need_tensor("index_reduce", "index", 3, index)
+    need_tensor("index_reduce", "source", 4, source)
+    if _grad_mode._fw_active and (input._fw_grad is not None or source._fw_grad is not None):
+        from .autograd.forward_ad import not_implemented_yet
+
+        raise not_implemented_yet("index_reduce")
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    d = input._data
+    given, dim = dim, _one_dim(dim, d.ndim)
+    flat = _index_func_checks("index_reduce", input, dim, index, source)
+    if not _INDEX_REDUCE_WARNED[0]:
+        _INDEX_REDUCE_WARNED[0] = True  # (once per process, as PyTorch's TORCH_WARN_ONCE)
+        warnings.warn("index_reduce() is in beta and the API may change at any time. (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523.)", UserWarning,
+                      stacklevel=2)
+    _index_in_range(input, dim, flat)
+    s = source._data
+    out = d.copy()
+    if flat.size:
+        out = _reduce_into(d.reshape(d.shape or (1,)), (slice(None),) * dim + (flat,), s.reshape(s.shape or (1,)),
+                           reduce, include_self).reshape(d.shape)
+    out = record(INDEX_REDUCE, (input, source), out,
+                 {"dim": dim, "index": index._data, "reduce": reduce, "include_self": include_self})
     return _given(out, dim=given) if given != dim else out
 
 
@@ -5764,7 +6084,7 @@ def _expand(x, *sizes):
 
 
 def _pow(a, exponent):
-    return _pow_scalar(a, exponent) if is_scalar(exponent) else np.power(a, exponent)
+    return _pow_scalar(a, exponent) if is_scalar(exponent) else _power(a, exponent)
 
 
 _ON_ARRAYS.update({
@@ -7288,6 +7608,740 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
+# ----- slice_scatter, select_scatter, diagonal_scatter, put: a copy with a part replaced -----
+# (Each self grad is the same op writing zeros into the grad, each src grad the view it wrote, as
+# PyTorch's derivatives.yaml has them.)
+
+def _src_size_error(src, part):
+    return RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, slice "
+                        f"size = {list(part.shape)}")
+
+
+def _scatter_into(input, src, index, op, attrs, part=None):
+    """``input`` with ``src`` written at the basic ``index`` (or into the writable view ``part`` of the copy)."""
+    out = input._data.copy()
+    view = out[index] if part is None else part(out)
+    if view.shape != src._data.shape:
+        raise _src_size_error(src._data, view)
+    view[...] = src._data
+    return record(op, (input, src), out, attrs)
+
+
+def _zeros_as(g, src):
+    return _wrap(np.zeros(src.shape, dtype=g._data.dtype))
+
+
+SLICE_SCATTER = defop("SliceScatterBackward0",
+                      lambda g, ans, x, src, dim, start, end, step: slice_scatter(g, _zeros_as(g, src), dim, start, end,
+                                                                                  step),
+                      lambda g, ans, x, src, dim, start, end, step: _slice(g, dim, slice(start, end, step)))
+SELECT_SCATTER = defop("SelectScatterBackward0",
+                       lambda g, ans, x, src, dim, index: select_scatter(g, _zeros_as(g, src), dim, index),
+                       lambda g, ans, x, src, dim, index: select(g, dim, index))
+DIAGONAL_SCATTER = defop("DiagonalScatterBackward0",
+                         lambda g, ans, x, src, offset, dim1, dim2: diagonal_scatter(g, _zeros_as(g, src), offset, dim1,
+                                                                                     dim2),
+                         lambda g, ans, x, src, offset, dim1, dim2: diagonal(g, offset, dim1, dim2))
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    need_tensor("slice_scatter", "input", 1, input)
+    need_tensor("slice_scatter", "src", 2, src)
+    if not input._data.ndim:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    given, dim = dim, _one_dim(dim, input._data.ndim)
+    start, end = (None if v is None else int(v) for v in (start, end))
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    out = _scatter_into(input, src, (slice(None),) * dim + (slice(start, end, step),), SLICE_SCATTER,
+                        {"dim": dim, "start": start, "end": end, "step": step})
+    return _given(out, dim=given) if given != dim else out
+
+
+def select_scatter(input, src, dim, index):
+    need_tensor("select_scatter", "input", 1, input)
+    need_tensor("select_scatter", "src", 2, src)
+    d = input._data
+    if not d.ndim:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    given, dim = dim, _one_dim(dim, d.ndim)
+    index = int(index)
+    if not -d.shape[dim] <= index < d.shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(d.shape)} at dimension {dim}")
+    out = _scatter_into(input, src, (slice(None),) * dim + (index, ...), SELECT_SCATTER, {"dim": dim, "index": index})
+    return _given(out, dim=given) if given != dim else out
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    need_tensor("diagonal_scatter", "input", 1, input)
+    need_tensor("diagonal_scatter", "src", 2, src)
+    d1, d2 = _diagonal_dims(input, dim1, dim2)
+    out = _scatter_into(input, src, None, DIAGONAL_SCATTER, {"offset": offset, "dim1": d1, "dim2": d2},
+                        part=lambda a: _diagonal_np(a, offset, d1, d2))
+    return _given(out, dim1=dim1, dim2=dim2)
+
+
+# (take's backward is PUT above, a put_ into zeros)
+PUT_INTO = defop("PutBackward0",
+                 lambda g, ans, x, source, index, accumulate: g if accumulate else put(g, _wrap(index),
+                                                                                          _zeros_as(g, source)),
+                 lambda g, ans, x, source, index, accumulate: reshape(take(g, _wrap(index)), source.shape),
+                 saves=(1,), keeps=True)
+PUT_INTO.save_for = {1: (1,)}  # (source's shape is all its rule reads: kept only when source takes a grad)
+
+
+def put(input, index, source, accumulate=False):
+    need_tensor("put", "input", 1, input)
+    need_tensor("put", "index", 2, index)
+    need_tensor("put", "source", 3, source)
+    d, idx, s = input._data, index._data, source._data
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_scalar_type(index)}")
+    if s.dtype != d.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{_scalar_type(input)} and source.dtype = {_scalar_type(source)}")
+    if s.size != idx.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {s.size}, index.numel() = {idx.size}")
+    if not d.size and idx.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    flat = idx.reshape(-1)
+    bad = (flat < -d.size) | (flat >= d.size)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {flat[bad][0]} on a tensor of {d.size} elements.")
+    out = d.copy()
+    if accumulate:
+        np.add.at(out.reshape(-1), flat, s.reshape(-1))
+    else:
+        out.reshape(-1)[flat] = s.reshape(-1)
+    return record(PUT_INTO, (input, source), out, {"index": idx, "accumulate": accumulate})
+
+
+NARROW_COPY = defop("NarrowCopyBackward0", lambda g, ans, x, dim, start, length: _view_backward(
+    SLICE_BACKWARD, g, x.shape, (slice(None),) * dim + (slice(start, start + length),)))
+
+
+def narrow_copy(input, dim, start, length):
+    need_tensor("narrow_copy", "input", 1, input)
+    d = input._data
+    if not d.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if not -d.ndim <= dim < d.ndim:
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an enhancement request to PyTorch.)")
+    given_dim, given_start, dim = dim, int(start), dim % d.ndim
+    size = d.shape[dim]
+    if not -size <= given_start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {given_start})")
+    start = given_start % size if given_start < 0 else given_start
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    out = d[(slice(None),) * dim + (slice(start, start + length),)].copy()
+    return _given(record(NARROW_COPY, (input,), out, {"dim": dim, "start": start, "length": length}),
+                  dim=given_dim, start=given_start)
+
+
+# ----- The *_copy functions: a view op's result as a new tensor, its node the view's with "_copy" -----
+
+_COPY_OPS = {}
+
+
+def _copy_op(op):
+    """The twin of view ``op`` whose node PyTorch names ``<view node>_copy``: same rules, same saves."""
+    twin = _COPY_OPS.get(op)
+    if twin is None:
+        twin = _COPY_OPS[op] = defop(op.node_cls.__name__ + "_copy", *op.vjps, saves=op.saves, keeps=op.keeps,
+                                     outputs=op.differentiable_outputs)
+    return twin
+
+
+def _as_copies(out):
+    """The views ``out`` (a tensor or a tuple of them) as copies recorded by their ops' ``_copy`` twins."""
+    outs = out if type(out) is tuple else (out,)
+    node = outs[0]._grad_fn if outs else None
+    if node is not None:
+        node._op = _copy_op(node._op)
+    copies = []
+    for o in outs:
+        c = _wrap(o._data.copy())
+        c._requires_grad, c._grad_fn, c._output_nr = o._requires_grad, o._grad_fn, o._output_nr
+        if o._fw_grad is not None:
+            c._fw_grad = _wrap(o._fw_grad._data.copy(), o._fw_grad._requires_grad)
+        copies.append(c)
+    return tuple(copies) if type(out) is tuple else copies[0]
+
+
+def _copy_of(name, view_fn):
+    def f(input, *args, **kwargs):
+        need_tensor(name, "input", 1, input)
+        return _as_copies(view_fn(input, *args, **kwargs))
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def view_copy(input, size):
+    need_tensor("view_copy", "input", 1, input)
+    shape = _infer_shape(_shape_arg((size,)), input._data.size)
+    return record(_copy_op(VIEW), (input,), input._data.reshape(shape).copy(), {"shape": shape})
+
+
+def slice_copy(input, dim=0, start=None, end=None, step=1):
+    need_tensor("slice_copy", "input", 1, input)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    given, dim = dim, _one_dim(dim, input._data.ndim)
+    out = _as_copies(_slice(input, dim, slice(start, end, step)))
+    return _given(out, dim=given) if given != dim else out
+
+
+t_copy = _copy_of("t_copy", t)
+permute_copy = _copy_of("permute_copy", permute)
+transpose_copy = _copy_of("transpose_copy", transpose)
+expand_copy = _copy_of("expand_copy", lambda input, size, *, implicit=False: expand(input, size))
+squeeze_copy = _copy_of("squeeze_copy", squeeze)
+unsqueeze_copy = _copy_of("unsqueeze_copy", unsqueeze)
+select_copy = _copy_of("select_copy", select)
+diagonal_copy = _copy_of("diagonal_copy", diagonal)
+alias_copy = _copy_of("alias_copy", alias)
+unbind_copy = _copy_of("unbind_copy", unbind)
+split_copy = _copy_of("split_copy", lambda input, split_size, dim=0: split(input, split_size, dim))
+split_with_sizes_copy = _copy_of("split_with_sizes_copy",
+                                 lambda input, split_sizes, dim=0: split(input, list(split_sizes), dim))
+unfold_copy = _copy_of("unfold_copy", lambda input, dimension, size, step: unfold(input, dimension, size, step))
+DETACH_COPY = defop("NotImplemented", _not_implemented("detach_copy"), cpp_name="torch::autograd::NotImplemented")
+
+
+def detach_copy(input):
+    need_tensor("detach_copy", "input", 1, input)
+    return record(DETACH_COPY, (input,), input._data.copy())
+
+
+# ----- quantile, nanquantile: composed as PyTorch's quantile_impl (sort, view, gather, lerp_, squeeze_) -----
+
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
+    need_tensor(name, "input", 1, input)
+    d = input._data
+    if not isinstance(q, Tensor):
+        if not is_scalar(q):
+            raise invalid_arguments(name, input, q, **_given_kw(dim=dim, keepdim=keepdim))
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {float(q):g}")
+        q = _wrap(np.asarray(q, dtype=d.dtype))  # (PyTorch's scalar_tensor(q, self.options()))
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but "
+                           f"got {interpolation}")
+    qd = q._data
+    if not d.size:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if qd.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if d.dtype not in (np.float32, np.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if qd.dtype != d.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    wrapped = _one_dim(0 if dim is None else dim, d.ndim)
+    if not ((qd >= 0) & (qd <= 1)).all():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    if dim is not None and d.ndim:
+        out_shape = list(d.shape)
+        if keepdim:
+            out_shape[wrapped] = 1
+        else:
+            del out_shape[wrapped]
+    else:
+        out_shape = [1] * d.ndim if keepdim else []
+    if dim is None:
+        ordered = sort(flatten(input))[0]
+    elif wrapped == d.ndim - 1:
+        ordered = sort(input)[0]
+    else:
+        ordered = sort(transpose(unsqueeze(input, -1), wrapped, -1))[0]
+    # (q is treated as 1-d: the reduced shape, then the size of the dim reduced)
+    ordered = view(ordered, tuple(out_shape) + (ordered._data.shape[-1],))
+    s = ordered._data
+    last = s.shape[-1] - 1
+    nan = np.isnan(s)
+    if ignore_nan:
+        ranks = qd * ((~nan).sum(-1, keepdims=True) - 1).astype(d.dtype)
+        ranks[ranks < 0] = 0
+    else:
+        ranks = np.where(nan.any(-1, keepdims=True), d.dtype.type(last), qd * d.dtype.type(last))
+    if interpolation == "lower":
+        ranks = np.floor(ranks)
+    elif interpolation == "higher":
+        ranks = np.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = np.round(ranks)
+    below = ranks.astype(np.int64)
+    values = gather(ordered, -1, _wrap(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below.astype(ranks.dtype)
+        # (PyTorch's lerp_ and the reshaping below are in place, on a tensor of its own: the nodes are
+        # the same out of place, renamed as in-place ones where their names differ)
+        values = lerp(values, gather(ordered, -1, _wrap(np.ceil(ranks).astype(np.int64))), _wrap(weights))
+    if qd.ndim:  # (the quantiles first)
+        values = inplace_node(transpose(inplace_node(unsqueeze(values, 0)), 0, -1))
+    return inplace_node(squeeze(values, -1))
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """``quantile`` over the values that are not nan (nan where all are)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
+
+
+# ----- frexp, ldexp, nextafter -----
+
+FREXP = defop("FrexpBackward0", lambda gs, ans, x, exponent: gs[0] / exp2(_wrap(exponent)), outputs=(0,))
+
+
+def frexp(input):
+    """``input`` as mantissa * 2 ** exponent, the mantissa in [0.5, 1) in magnitude, the exponent int32."""
+    need_tensor("frexp", "input", 1, input)
+    d = input._data
+    if d.dtype.kind != "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(d)
+    exponent = exponent.astype(np.int32)
+    outs = record(FREXP, (input,), (mantissa.astype(d.dtype), exponent), {"exponent": exponent}, n_outputs=2)
+    return return_type("frexp", ("mantissa", "exponent"))(*outs)
+
+
+LDEXP = defop("LdexpBackward0", lambda g, ans, x, other: g * pow(2, other),  # (2 ** -1 is 0 for an integer other)
+              lambda g, ans, x, other: _mul_scalar(g * ans, math.log(2.0)), saves=(1, "result"))
+LDEXP.save_for = {1: (0,)}  # (the result is kept whichever input takes a grad, as PyTorch keeps it)
+
+
+def ldexp(input, other):
+    """``input * 2 ** other``, in a floating dtype."""
+    need_tensor("ldexp", "input", 1, input)
+    need_tensor("ldexp", "other", 2, other)
+    dt = _dtypes.result_type(input, other)
+    dt = (dt if dt.is_floating_point else _dtypes.get_default_dtype()).np
+    out = np.asarray(_quietly(lambda: input._data.astype(dt) * np.power(dt.type(2), other._data.astype(dt))), dtype=dt)
+    if other._data.dtype.kind in "iub" and out.shape != input._data.shape and input._data.size:
+        # (PyTorch writes an integer exponent's result into a tensor shaped as input)
+        from ._out import resize_warning
+
+        resize_warning(input._data.shape, out.shape, stacklevel=3)
+    return record(LDEXP, (input, other), out)
+
+
+def ldexp_checked(self, other):
+    """``ldexp`` for ``ldexp_``: the result must cast to ``self``'s dtype, as an ``out=`` tensor's must."""
+    need_tensor("ldexp", "other", 1, other)
+    if self._data.dtype.kind != "f":
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {_scalar_type(self)}")
+    return ldexp(self, other)
+
+
+NEXTAFTER = defop("NextafterBackward0", lambda g, ans, x, other: where(_wrap(x._data != other._data), g, 0.0),
+                  lambda g, ans, x, other: _zero_grad(g), saves=(0, 1))
+
+
+def nextafter(input, other):
+    """The next float after ``input`` towards ``other``."""
+    need_tensor("nextafter", "input", 1, input)
+    need_tensor("nextafter", "other", 2, other)
+    dt = _dtypes.result_type(input, other)
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{dt._legacy[:-len('Tensor')]}'")
+    a, b = np.broadcast_arrays(input._data.astype(dt.np), other._data.astype(dt.np))
+    return record(NEXTAFTER, (input, other), np.nextafter(a, b))
+
+
+# ----- histogram: PyTorch's histogramdd kernel in one dimension -----
+
+HISTOGRAM = defop("NotImplemented", _not_implemented("histogram"), _not_implemented("histogram"),
+                  _not_implemented("histogram"), cpp_name="torch::autograd::NotImplemented", outputs=(0, 1))
+
+
+def _upper_bound(edges, v):
+    """``std::upper_bound`` over ``edges`` for each of ``v`` (as PyTorch's kernel searches, sorted or not)."""
+    first = np.zeros(v.shape, np.int64)
+    length = np.full(v.shape, edges.size, np.int64)
+    while (length > 0).any():
+        half = length >> 1
+        middle = first + half
+        right = (length > 0) & ~(v < edges[np.minimum(middle, edges.size - 1)])
+        first = np.where(right, middle + 1, first)
+        length = np.where(right, length - half - 1, np.where(length > 0, half, 0))
+    return first
+
+
+def _linspace_in(dt, start, end, steps):
+    """PyTorch's linspace kernel, in the dtype's own arithmetic (from both ends towards the middle)."""
+    start, end = dt.type(start), dt.type(end)
+    step = (end - start) / dt.type(steps - 1) if steps > 1 else dt.type(0)
+    idx = np.arange(steps)
+    up, down = start + step * idx.astype(dt), end - step * (steps - idx - 1).astype(dt)
+    return np.where(idx < steps // 2, up, down).astype(dt)
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """The counts (or summed weights) of ``input``'s values in each bin, and the bins' edges."""
+    need_tensor("histogram", "input", 1, input)
+    if not isinstance(bins, Tensor) and (not isinstance(bins, numbers.Integral) or isinstance(bins, bool)) or \
+            isinstance(bins, Tensor) and range is not None:
+        raise invalid_arguments("histogram", input, bins, **_given_kw(range=range, weight=weight, density=density))
+    d = input._data
+    if d.dtype.kind != "f" or d.dtype == np.float16:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_scalar_type(input)}'")
+    dt = d.dtype
+    v = d.reshape(-1)
+    if isinstance(bins, Tensor):
+        e = bins._data
+        if e.dtype != dt:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {_CPP_TYPE_NAMES[dt.name]} and bins for dimension 0 with dtype "
+                               f"{_CPP_TYPE_NAMES[e.dtype.name]}")
+        if e.ndim != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {e.ndim} dimensions "
+                               "in the bins tensor for dimension 0")
+        if not e.size:
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in "
+                               "the bins tensor for dimension 0")
+        if e.size < 2:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {e.size - 1} for dimension 0")
+        edges = e.copy()
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if range is not None:
+            if len(range) != 2:
+                raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, "
+                                   f"but got {len(range)}")
+            lo, hi = float(range[0]), float(range[1])
+        elif v.size:
+            lo, hi = float(v.min()), float(v.max())
+        else:
+            lo, hi = 0.0, 1.0
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{lo:g}, {hi:g}] is not finite")
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} for "
+                               "dimension 0")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = _linspace_in(dt, lo, hi, bins + 1)
+    w = None
+    if weight is not None:
+        w = weight._data
+        if w.dtype != dt:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               f"have the same dtype, but got input({_CPP_TYPE_NAMES[dt.name]}), and "
+                               f"weight({_CPP_TYPE_NAMES[w.dtype.name]})")
+        if w.size != v.size:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               "input tensor excluding its innermost dimension, but got input with shape "
+                               f"{[v.size, 1]} and weight with shape {[w.size]}")
+        w = w.reshape(-1)
+    n = edges.size - 1
+    inside = (v >= edges[0]) & (v <= edges[-1])  # (nan falls outside)
+    pos = np.minimum(_upper_bound(edges, v[inside]) - 1, n - 1)
+    hist = np.zeros(n, dt)
+    np.add.at(hist, pos, w[inside] if w is not None else dt.type(1))
+    if density:
+        hist = _quietly(lambda: hist / hist.sum() / np.diff(edges))
+    inputs = tuple(t for t in (input, bins, weight) if isinstance(t, Tensor))
+    outs = record(HISTOGRAM, inputs, (hist.astype(dt), edges), n_outputs=2)
+    _grad_edges_only(outs[0])
+    return return_type("histogram", ("hist", "bin_edges"))(*outs)
+
+
+# ----- unravel_index, fill, range -----
+
+def unravel_index(indices, shape):
+    """The coordinates, in a tensor of ``shape``, of each flat index: PyTorch's Python function (floor
+    division by each dim's stride, then the remainder by its size), the tensors of ``unbind(-1)``."""
+    if not isinstance(indices, Tensor):
+        raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'is_complex'")
+    if indices._data.dtype.kind not in "iu":
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif isinstance(shape, (tuple, list, str)) or type(shape).__name__ == "Size":
+        for n in shape:
+            if not isinstance(n, int):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(n)}")
+        shape = tuple(shape)
+    else:
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    if builtins.any(n < 0 for n in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(int(n) for n in shape)}")
+    strides = [1]
+    for n in reversed(shape[1:]):
+        strides.insert(0, strides[0] * n)
+    coefs, sizes = _wrap(np.array(strides, np.int64)), _wrap(np.array(shape, np.int64).reshape(len(shape)))
+    return unbind(remainder(floor_divide(unsqueeze(indices, -1), coefs), sizes), -1)
+
+
+FILL = defop("FillBackward0", lambda g, ans, x: _zero_grad(g))
+FILL_T = defop("FillBackward1", lambda g, ans, x, value: _zero_grad(g), lambda g, ans, x, value: sum(g))
+
+
+def fill(input, value):
+    """A new tensor like ``input``, every element ``value`` (a number, or a 0-d tensor)."""
+    if not isinstance(input, Tensor) or not isinstance(value, Tensor) and not is_scalar(value):
+        raise invalid_arguments("fill", input, value)
+    d = input._data
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} "
+                               "dimensions.")
+        return record(FILL_T, (input, value), np.full(d.shape, value._data, dtype=d.dtype))
+    return record(FILL, (input,), np.full(d.shape, value, dtype=d.dtype))
+
+
+_RANGE_WARNING = ("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).")
+
+
+def range_(start, end=_NOT_GIVEN, step=1, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """``torch.range``: the values from ``start`` to ``end``, both included, ``step`` apart (deprecated,
+    as in PyTorch). Not named ``range`` here, where Python's is in use."""
+    if end is _NOT_GIVEN:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    warnings.warn(_RANGE_WARNING, UserWarning, stacklevel=2)
+    from ._factories import _finish, _no_bool
+
+    dtype = dtype or _dtypes.get_default_dtype()
+    _no_bool(dtype, "range_cpu")
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype.is_floating_point:
+        lo, hi, by = (float(v) for v in vals)
+    else:
+        lo, hi, by = (int(v) for v in vals)
+    if not by:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"unsupported range: {lo:g} -> {hi:g}")
+    if by > 0 and hi < lo or by < 0 and hi > lo:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int((hi - lo) / by + 1) if dtype.is_floating_point else (hi - lo) // by + 1
+    check_size(n)
+    data = lo + np.arange(n, dtype=np.float64) * by if dtype.is_floating_point else lo + np.arange(n) * by
+    if requires_grad and not dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    return _finish(data.astype(dtype.np), None, requires_grad, device)
+
+
+range_.__name__ = range_.__qualname__ = "range"
+
+
+# ----- gradient: PyTorch's finite differences, composed as its gradient_helper composes them -----
+# (C++ evaluates an operator's right operand first: the slices are made in that order, as in diff.)
+
+def _by_scalar(t, s):
+    """``t / s`` for a number ``s``, as C++'s ``Tensor / Scalar`` records it (true division for integers)."""
+    return _div_scalar(t, s) if t._data.dtype.kind == "f" else div(t, s)
+
+
+def _gradient_uniform(x, dim, h, edge_order):
+    """Central differences ``h`` apart along ``dim``; one-sided ones of ``edge_order`` at the ends."""
+    def part(start, stop=None):
+        return _slice(x, dim, slice(start, stop))
+
+    before = part(0, -2)
+    center = _by_scalar(sub(part(2), before), h)
+    if edge_order == 1:
+        before = part(0, 1)
+        prepend = _by_scalar(sub(part(1, 2), before), h)
+        before = part(-2, -1)
+        append = _by_scalar(sub(part(-1), before), h)
+    else:
+        c = _mul_scalar(part(2, 3), 0.5)
+        b = _mul_scalar(part(1, 2), 2)
+        prepend = _by_scalar(sub(add(_mul_scalar(part(0, 1), -1.5), b), c), h)
+        c = _mul_scalar(part(-1), 1.5)
+        b = _mul_scalar(part(-2, -1), 2)
+        append = _by_scalar(add(sub(_mul_scalar(part(-3, -2), 0.5), b), c), h)
+    return cat([prepend, _by_scalar(center, 2), append], dim)
+
+
+def _weighted(parts):
+    """``a * s0 + b * s1 + c * s2`` for ``parts`` = [(a, make s0), ...], made right to left."""
+    c, s = parts[2]
+    right = c * s()
+    b, s = parts[1]
+    middle = b * s()
+    a, s = parts[0]
+    return add(add(a * s(), middle), right)
+
+
+def _gradient_coordinates(x, dim, coords, edge_order):
+    """Second-order differences along ``dim`` at the (uneven) points ``coords``."""
+    def part(start, stop=None):
+        return lambda: _slice(x, dim, slice(start, stop))
+
+    if coords._data.ndim != 1:
+        raise RuntimeError("torch.gradient expected each element of spacing to have one dimension, but got an element "
+                           f"with {coords._data.ndim} dimensions!")
+    shape = [1] * x._data.ndim
+    shape[dim] = -1
+    h = diff(coords, 1, 0)
+    dx1, dx2 = _slice(h, 0, slice(0, -1)), _slice(h, 0, slice(1, None))
+    a = reshape(neg(dx2) / (dx1 * (dx1 + dx2)), shape)
+    b = reshape((dx2 - dx1) / (dx1 * dx2), shape)
+    c = reshape(dx1 / (dx2 * (dx1 + dx2)), shape)
+    center = _weighted([(a, part(0, -2)), (b, part(1, -1)), (c, part(2))])
+
+    def at(i):
+        return select(h, 0, i)
+
+    if edge_order == 1:
+        step = at(0)
+        before = part(0, 1)()
+        prepend = sub(part(1, 2)(), before) / step
+        step = at(-1)
+        before = part(-2, -1)()
+        append = sub(part(-1)(), before) / step
+    else:
+        den = at(0) * add(at(0), at(1))  # (each operand made right to left, as the C++ expression does)
+        a = neg(add(_mul_scalar(at(0), 2.0), at(1))) / den
+        den = at(0) * at(1)
+        b = add(at(0), at(1)) / den
+        den = at(1) * add(at(0), at(1))
+        c = neg(at(0)) / den
+        prepend = _weighted([(a, part(0, 1)), (b, part(1, 2)), (c, part(2, 3))])
+        den = at(-2) * add(at(-1), at(-2))
+        a = at(-1) / den
+        den = at(-1) * at(-2)
+        b = neg(add(at(-1), at(-2))) / den
+        den = at(-1) * add(at(-1), at(-2))
+        c = add(_mul_scalar(at(-1), 2), at(-2)) / den
+        append = _weighted([(a, part(-3, -2)), (b, part(-2, -1)), (c, part(-1))])
+    return cat([prepend, center, append], dim)
+
+
+def gradient(input, *, spacing=None, dim=None, edge_order=1):
+    """Estimates of the derivative of ``input``'s values along each of ``dim`` (every dim by default), by
+    central differences inside and one-sided ones of ``edge_order`` at the ends: one tensor per dim."""
+    need_tensor("gradient", "input", 1, input)
+    d = input._data
+    nd = d.ndim
+    dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if isinstance(spacing, (list, tuple)):
+        steps = list(spacing)
+        given = len(steps)
+    else:
+        given = None  # (a number, or nothing: one step for every dim)
+        steps = [1.0 if spacing is None else spacing] * (len(dims) if dims is not None else nd)
+    if d.dtype == np.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if given is not None and dims is None and given != nd:
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to "
+                           f"'self.dim() = {nd}', since dim argument was not given, but got a list of length {given}")
+    if given is not None and dims is not None and given != len(dims):
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {given} and a dim "
+                           f"argument of length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if dims is not None:
+        seen = set()
+        for k in dims:
+            w = _one_dim(k, nd)
+            if w in seen:
+                raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+            seen.add(w)
+    for k in (dims if dims is not None else range(nd)):
+        if d.shape[k] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    out = []
+    for k, step in zip(dims if dims is not None else range(nd), steps):
+        k = _one_dim(k, nd)
+        if isinstance(step, Tensor):
+            out.append(_gradient_coordinates(input, k, step, edge_order))
+        else:
+            out.append(_gradient_uniform(input, k, step, edge_order))
+    return tuple(out)
+
+
+# ----- Tensor.apply_, map_, map2_: a Python function on each element, in place -----
+
+def _to_element(v, dt):
+    """What PyTorch's store_scalar makes of a callable's result ``v`` in a tensor of NumPy dtype ``dt``."""
+    name = dt.name
+    if dt.kind == "f":
+        if isinstance(v, float):
+            return v
+        cls = type(v)
+        if hasattr(cls, "__float__"):
+            return cls.__float__(v)
+        if hasattr(cls, "__index__"):
+            return float(cls.__index__(v))
+        raise TypeError(f"must be real number, not {cls.__name__}")
+    if isinstance(v, float):
+        n = v
+    else:
+        if not hasattr(type(v), "__index__"):
+            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
+        n = operator.index(v)
+        if not -(1 << 63) <= n < 1 << 63:
+            if name == "bool":
+                return True
+            raise ValueError("Overflow when unpacking long long")
+    if name == "bool":
+        return bool(n)
+    info = np.iinfo(dt)
+    lowest = -info.max if info.min == 0 and not isinstance(v, float) else info.min
+    if not lowest <= n <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return int(n) % (1 << 8 * dt.itemsize) if info.min == 0 else int(n)
+
+
+def _elementwise_in_place(name, self, others, fn):
+    """Set each element of ``self`` to ``fn`` of it and of the matching elements of ``others``."""
+    if self._requires_grad or builtins.any(o._requires_grad for o in others):
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+    d = self._data
+    args = [d] + [np.broadcast_to(o._data, d.shape) for o in others]
+    values = [_to_element(fn(*(a.item() for a in vals)), d.dtype) for vals in zip(*(a.flat for a in args))]
+    d[...] = _quietly(np.array, values, dtype=d.dtype).reshape(d.shape) if values else d
+    return self  # (no version bump: PyTorch's apply_ writes behind autograd's back)
+
+
+def _same_type_as_self(name, self, other, arg):
+    if other._data.dtype != self._data.dtype:
+        mine, theirs = (_dtypes.from_numpy_dtype(t._data.dtype)._legacy for t in (self, other))
+        raise TypeError(f"{name}: expected torch.{mine} for {arg} (got torch.{theirs})")
+    shape, dshape = self._data.shape, other._data.shape
+    if len(dshape) > len(shape):
+        raise RuntimeError(f"expand(torch.{_dtypes.from_numpy_dtype(other._data.dtype)._legacy}{{{list(dshape)}}}, "
+                           f"size=[{', '.join(map(str, shape))}]): the number of sizes provided ({len(shape)}) must be "
+                           f"greater or equal to the number of dimensions in the tensor ({len(dshape)})")
+    _check_expandable(dshape, shape, shape)
+
+
+def apply_(self, callable):  # noqa: A002 - PyTorch's parameter name
+    return _elementwise_in_place("apply_", self, (), callable)
+
+
+def map_(self, tensor, callable):  # noqa: A002
+    need_tensor("map_", "other", 1, tensor)
+    if not (self._requires_grad or tensor._requires_grad):  # (that refusal comes first)
+        _same_type_as_self("map_", self, tensor, "'other'")
+    return _elementwise_in_place("map_", self, (tensor,), callable)
+
+
+def map2_(self, x, y, callable):  # noqa: A002
+    need_tensor("map2_", "x", 1, x)
+    need_tensor("map2_", "y", 2, y)
+    if not (self._requires_grad or x._requires_grad or y._requires_grad):
+        _same_type_as_self("map2_", self, x, "argument 'x'")
+        _same_type_as_self("map2_", self, y, "argument 'y'")
+    return _elementwise_in_place("map2_", self, (x, y), callable)
+
+
 # ----- What each saved tensor is for -----
 # A saved tensor is kept only when an input whose rule reads it requires grad, as PyTorch saves:
 # so ``h[1] = h[0] * 2`` does not trip the version check on ``h[0]``, and less memory is held.
@@ -7820,3 +8874,57 @@ _SAVED_ATTRIBUTES = {
                            "weight_sym_argsize_0": lambda node: node._metas[0][0][0]},
 }
 register_saved(_SAVED_ATTRIBUTES)
+
+
+def _saved_optional_int(name):
+    return lambda node: None if node._attrs[name] is None else _int64(node._attrs[name])
+
+
+def _saved_given_int(name):
+    return lambda node: _int64(_given_or_attr(node, name, name))
+
+
+_REDUCED_INTO = {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "reduce": _saved_attr("reduce"),
+                 "include_self": _saved_attr("include_self"), "self": _SELF, "result": _RESULT}
+register_saved({
+    "ScatterReduceBackward0": {**_REDUCED_INTO, "src": _OTHER},
+    "IndexReduceBackward0": {**_REDUCED_INTO, "source": _OTHER},
+    "SliceScatterBackward0": {"dim": _saved_dim(), "start": _saved_optional_int("start"),
+                              "end": _saved_optional_int("end"), "step": _saved_given_int("step")},
+    "SelectScatterBackward0": {"dim": _saved_dim(), "index": _saved_given_int("index")},
+    "DiagonalScatterBackward0": {"dim1": _saved_dim("dim1"), "dim2": _saved_dim("dim2"),
+                                 "offset": _saved_given_int("offset")},
+    # (take's backward records one too, a put_ that accumulates and keeps no source)
+    "PutBackward0": {"accumulate": _saved_attr("accumulate", True), "index": _saved_tensor_attr("index"),
+                     "source": lambda node: _OTHER(node) if node._op.saves else None},
+    "NarrowCopyBackward0": {"dim": _saved_dim(), "start": _saved_given_int("start"), "length": _saved_attr("length"),
+                            "self_sym_sizes": _saved_sizes},
+    "FrexpBackward0": {"exponent": _saved_tensor_attr("exponent")},
+    "LdexpBackward0": {"other": _OTHER, "result": _RESULT},
+    "NextafterBackward0": {"self": _SELF, "other": _OTHER},
+    # (the *_copy twins keep what their views keep)
+    **{name + "_copy": _SAVED_ATTRIBUTES.get(name, {}) for name in (
+        "ViewBackward0", "TBackward0", "PermuteBackward0", "TransposeBackward0", "ExpandBackward0", "SqueezeBackward0",
+        "SqueezeBackward1", "SqueezeBackward2", "UnsqueezeBackward0", "SelectBackward0", "SliceBackward0",
+        "AliasBackward0", "UnbindBackward0", "SplitBackward0", "SplitWithSizesBackward0", "UnfoldBackward0")},
+})
+
+
+_OUT_NODES = {}
+
+
+def not_implemented_out(name, inputs, outs):
+    """Give ``outs`` (out= tensors PyTorch computes into from inputs that require grad) the node PyTorch
+    records there: NotImplemented, an edge for each input that requires grad, its backward raising."""
+    if not _grad_mode._enabled or not builtins.any(t._requires_grad for t in inputs):
+        return
+    key = (name, len(inputs), len(outs))
+    op = _OUT_NODES.get(key)
+    if op is None:
+        op = _OUT_NODES[key] = defop("NotImplemented", *[_not_implemented(name)] * len(inputs),
+                                     cpp_name="torch::autograd::NotImplemented", outputs=tuple(range(len(outs))))
+    made = record(op, inputs, tuple(o._data for o in outs) if len(outs) > 1 else outs[0]._data, n_outputs=len(outs))
+    made = made if len(outs) > 1 else (made,)
+    _grad_edges_only(made[0])
+    for o, m in zip(outs, made):
+        o._grad_fn, o._output_nr, o._requires_grad = m._grad_fn, m._output_nr, m._requires_grad

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _grad_mode
 from ._dtypes import from_numpy_dtype
-from ._ops import _broadcast_checked, invalid_arguments, return_type
+from ._ops import _broadcast_checked, invalid_arguments, not_implemented_out, return_type
 from ._tensor import _CPP_TYPE_NAMES, Tensor
 from ._transparent import transparent
 
@@ -29,8 +29,12 @@ normal not_equal ones outer polygamma pow prod rad2deg rand randint randn randpe
 row_stack rsqrt scatter searchsorted sgn sigmoid sign signbit sin sinc sinh softmax sqrt square stack std sub
 subtract sum take take_along_dim tan tanh tensordot threshold tril triu true_divide trunc var vdot vstack where xlogy
 zeros
+slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy slice_copy diagonal_copy
+detach_copy alias_copy quantile nanquantile ldexp nextafter
 linalg.cholesky linalg.cross linalg.det linalg.eigvalsh linalg.householder_product linalg.inv linalg.matrix_norm
 linalg.matrix_power linalg.norm linalg.pinv linalg.solve linalg.solve_triangular linalg.svdvals linalg.vector_norm
+lu_solve linalg.lu_solve linalg.matrix_rank linalg.cond linalg.multi_dot linalg.vecdot linalg.tensorinv
+linalg.tensorsolve
 special.airy_ai special.bessel_j0 special.bessel_j1 special.bessel_y0 special.bessel_y1 special.chebyshev_polynomial_t
 special.chebyshev_polynomial_u special.chebyshev_polynomial_v special.chebyshev_polynomial_w special.digamma
 special.entr special.erf special.erfc special.erfcx special.erfinv special.exp2 special.expit special.expm1
@@ -42,7 +46,9 @@ special.scaled_modified_bessel_k0 special.scaled_modified_bessel_k1 special.shif
 special.shifted_chebyshev_polynomial_u special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w
 special.sinc special.spherical_bessel_j0 special.xlog1py special.xlogy special.zeta""".split()
 SEVERAL = """aminmax cummax cummin geqrf kthvalue max median min mode nanmedian sort topk linalg.cholesky_ex linalg.eigh
-linalg.inv_ex linalg.qr linalg.slogdet linalg.solve_ex linalg.svd""".split()
+linalg.inv_ex linalg.qr linalg.slogdet linalg.solve_ex linalg.svd svd qr lu_unpack linalg.lu_factor linalg.lu_factor_ex
+linalg.lu linalg.lstsq
+frexp histogram unbind_copy split_copy""".split()
 
 NAMES = frozenset(ONE + SEVERAL)
 
@@ -61,12 +67,14 @@ _GRAD_NAME = {
     "special.gammaln": "lgamma", "special.i0": "i0", "special.logit": "logit", "special.sinc": "sinc",
     "special.xlogy": "xlogy", "special.gammainc": "igamma", "special.gammaincc": "igammac",
     "special.polygamma": "polygamma", "special.multigammaln": "mvlgamma",
+    "svd": "_linalg_svd", "qr": "linalg_qr", "lu_solve": "linalg_lu_solve", "linalg.lu_factor": "linalg_lu_factor_ex",
+    "linalg.vecdot": "sum",
     **{f: f"aten::{f}" for f in ("zeros", "ones", "full", "eye", "linspace", "logspace", "rand", "empty", "randn")},
     **{f: "cat" for f in ("concat", "concatenate", "hstack", "vstack", "dstack", "column_stack", "row_stack")},
 }
 # Functions whose out= variant PyTorch does not check for grad: their results are not differentiable
 # (bool and integer results, draws) or have no derivative there.
-_UNCHECKED = set("""bitwise_left_shift bitwise_right_shift signbit isneginf isposinf logical_not nonzero all any argmax argmin histc floor_divide eq ne lt le gt
+_UNCHECKED = set("""linalg.matrix_rank bitwise_left_shift bitwise_right_shift signbit isneginf isposinf logical_not nonzero all any argmax argmin histc floor_divide eq ne lt le gt
 ge greater greater_equal less less_equal not_equal logical_and logical_or logical_xor softmax log_softmax bitwise_not
 bitwise_and bitwise_or bitwise_xor gcd lcm heaviside diag isin bucketize searchsorted inner tensordot arange randint
 randperm multinomial linalg.matrix_norm linalg.norm special.airy_ai special.bessel_j0 special.bessel_j1
@@ -75,7 +83,13 @@ special.modified_bessel_k1 special.ndtr special.scaled_modified_bessel_k0 specia
 special.spherical_bessel_j0 special.chebyshev_polynomial_t special.chebyshev_polynomial_u special.chebyshev_polynomial_v
 special.chebyshev_polynomial_w special.hermite_polynomial_h special.hermite_polynomial_he special.laguerre_polynomial_l
 special.legendre_polynomial_p special.shifted_chebyshev_polynomial_t special.shifted_chebyshev_polynomial_u
-special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w""".split())
+special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w
+slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy slice_copy diagonal_copy
+detach_copy alias_copy unbind_copy split_copy histogram""".split())
+# Composites whose out= variant copies their result in: grad is not refused, the copy is recorded.
+_COPIED = {"linalg.cond", "linalg.tensorinv", "linalg.tensorsolve", "quantile", "nanquantile"}
+# Outputs written (and resized, with a warning each) in another order than returned: torch.svd's V before S.
+_WRITE_ORDER = {"svd": (0, 2, 1), "histogram": (1, 0)}
 _FACTORIES = {"zeros", "ones", "full", "eye", "empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
               "randperm"}
 # Factories and reductions that compute in the out tensor's dtype (their ``dtype=``).
@@ -131,10 +145,27 @@ _RULES = {
     "linalg.matrix_norm": ("same", "linalg.matrix_norm expected out tensor dtype {R} but got: {O}"),
     "linalg.norm": ("same", "linalg.norm expected out tensor dtype {R} but got: {O}"),
     "linalg.solve_triangular": ("same", "expected scalar type {R} but found {O}"),
+    "linalg.lstsq": ("cast", "torch.linalg.lstsq: Expected solution to be safely castable from {R} dtype, but got "
+                             "solution with dtype {O}"),
+    "linalg.matrix_rank": ("cast", "torch.linalg." + _CASTABLE),
+    "linalg.cond": ("cast", "linalg." + _CASTABLE),
+    **{f: ("cast", _CASTABLE) for f in ("linalg.tensorinv", "linalg.tensorsolve")},
+    "linalg.vecdot": ("same", "linalg.vecdot: Expected out of dtype{R} but found {O}"),
+    "linalg.multi_dot": ("same", "multi_dot(): expected out tensor to have dtype {r} but got {o}"),
+    **{f: _SAME for f in ("lu_solve", "linalg.lu_solve")},
     "linalg.householder_product": ("cast", "torch.linalg.householder_product: Expected result to be safely castable "
                                            "from {R} dtype, but got result with dtype {O}"),
     "linalg.matrix_power": ("cast", "matrix_power: Expected result to be safely castable from {R} dtype, but got "
                                     "result with dtype {O}", RuntimeError, _SAME[1]),
+    **{f: _SAME for f in """slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy
+       slice_copy diagonal_copy detach_copy alias_copy unbind_copy""".split()},
+    **{f: ("same", "quantile() out tensor must be same dtype as the input tensor")
+       for f in ("quantile", "nanquantile")},
+    "ldexp": ("cast", "ldexp can't be cast to the desired output type {O}"),
+    "frexp": ("same", "torch.frexp() expects mantissa to have dtype {r} but got {o}"),
+    "split_copy": ("any",),
+    "histogram": ("same", "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {r} "
+                          "and hist {o}"),
     "histc": ("same", "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {r} "
                       "and hist {o}"),
     "float_power": ("same", "the output given to float_power has dtype {O} but the operation's result requires dtype "
@@ -147,6 +178,18 @@ _RULES = {
     **{f: ("float", '"nansum_cpu" not implemented for \'{O}\'', NotImplementedError) for f in ("nansum", "nanmean")},
     **{f: ("notbool", '"{name}_out_cpu" not implemented for \'{O}\'', NotImplementedError) for f in ("cumsum", "cumprod")},
 }
+# The rule for the outputs after the first, where not _SAME.
+_LATER_RULES = {
+    "frexp": ("same", "torch.frexp() expects exponent to have int dtype but got {o}"),
+    "histogram": ("same", "torch.histogram: input tensor and bin_edges tensor should have the same dtype, but got "
+                          "input {r} and bin_edges {o} for dimension 0"),
+    "split_copy": ("any",),
+}
+# Functions whose out= PyTorch computes from inputs that require grad, recording a node whose backward raises.
+_NOT_IMPLEMENTED_OUT = set("""slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy
+slice_copy diagonal_copy detach_copy alias_copy histogram""".split())
+# Functions whose out= is a list of tensors (of a length the result sets) and which return None.
+_LIST_OUT = {"unbind_copy": "unbind_copy_int_out", "split_copy": "split_copy_Tensor_out()"}
 # Reductions over every element: another overload, with its own rule or none taking out=.
 _FULL_REDUCTION = {
     "max": ("cast", "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) to be "
@@ -271,7 +314,7 @@ def with_out(fn, name):
         if name == "sum" and not has_dim or name == "argsort" and "stable" not in kwargs:
             raise invalid_arguments(short, *args, **kwargs, out=out)
         inputs = tuple(_tensors(args, kwargs))
-        if _grad_mode._enabled and name not in _UNCHECKED and (
+        if _grad_mode._enabled and name not in _UNCHECKED and name not in _COPIED and (
                 isinstance(out, Tensor) and out._requires_grad or any(t._requires_grad for t in inputs)):
             if short in ("empty", "randn") and isinstance(out, Tensor):
                 raise RuntimeError("cannot resize variables that require grad")
@@ -286,7 +329,7 @@ def with_out(fn, name):
                                    f"({want._legacy[:-6]})")
             if name != "sum" or has_dim:
                 kwargs["dtype"] = want
-        with _grad_mode.no_grad():
+        with _grad_mode.set_grad_enabled(name in _COPIED and _grad_mode._enabled):
             result = fn(*args, **kwargs)
         rule = _rule(name, result, args, kwargs, has_dim)
         quiet = name in _FACTORIES or name == "addbmm"  # (these resize their out tensor without a word)
@@ -295,11 +338,27 @@ def with_out(fn, name):
             if not isinstance(out, (tuple, list)) or not all(isinstance(o, Tensor) for o in out):
                 raise invalid_arguments(short, *args, **kwargs, out=out)
             if len(out) != len(result):
+                if name in _LIST_OUT:
+                    raise RuntimeError(f"{_LIST_OUT[name]} expected an out= argument of size {len(result)}, got size "
+                                       f"{len(out)}")
                 raise TypeError(f"expected tuple of {len(result)} elements but got {len(out)}")
             for i, (o, r) in enumerate(zip(out, result)):
-                _check_dtype(rule if i == 0 else _SAME, name, r._data.dtype, o._data.dtype)
-            for o, r in zip(out, result):
-                _write(o, r, inputs, quiet, kept)
+                _check_dtype(rule if i == 0 else _LATER_RULES.get(name, _SAME), name, r._data.dtype, o._data.dtype)
+            if name == "split_copy":  # (each part copied in: broadcast, cast, never resized)
+                for o, r in zip(out, result):
+                    shape = _broadcast_checked(o._data.shape, r._data.shape)
+                    if shape != o._data.shape:
+                        raise RuntimeError(f"output with shape {list(o._data.shape)} doesn't match the broadcast shape "
+                                           f"{list(shape)}")
+                    o._data[...] = np.broadcast_to(r._data, shape)
+                    o._vc[0] += 1
+                return None
+            for i in _WRITE_ORDER.get(name, range(len(out))):
+                _write(out[i], result[i], inputs, quiet, kept)
+            if name in _LIST_OUT:
+                return None
+            if name in _NOT_IMPLEMENTED_OUT:
+                not_implemented_out(short, inputs, tuple(out))
             cls = type(result)
             fields = tuple(p for p, v in vars(cls).items() if isinstance(v, property))
             return return_type(f"{cls.__name__}_out", fields)(*out) if fields else tuple(out)
@@ -308,7 +367,11 @@ def with_out(fn, name):
         _check_dtype(rule, name, result._data.dtype, out._data.dtype, flag=bool(kwargs.get("out_int32", False)))
         if name == "normal":  # (its out tensor is broadcast against the mean, as an in-place op's self)
             _broadcast_checked(result._data.shape, out._data.shape)
-        _write(out, result, inputs, quiet)
+        _write(out, result.detach(), inputs, quiet)
+        if result._requires_grad:  # (_COPIED: out= is a copy_ of the result, which the graph records)
+            out.copy_(result)
+        if name in _NOT_IMPLEMENTED_OUT:
+            not_implemented_out(short, inputs, (out,))
         return out
 
     return transparent(f)

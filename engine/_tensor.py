@@ -202,6 +202,20 @@ def _wrap(data, requires_grad=False):
     return t
 
 
+def typename(obj):
+    """``torch.typename``: a tensor's legacy type (``'torch.FloatTensor'``), else the object's qualified
+    name, this package's classes under PyTorch's module names (``torch.nn.modules.linear.Linear``)."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if qualname is None:
+        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
+    if module == "engine" or module.startswith("engine."):
+        module = "torch" + module[len("engine"):]
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
 _ndarray = np.ndarray  # (NumPy's module has a __getattr__, so np.ndarray is never a cached read)
 _NO_EDGE = (None, 0)  # next_functions entry of an input that does not require grad
 _new = object.__new__
@@ -1050,7 +1064,7 @@ class Tensor:
         if self._inference and not _grad_mode._inference[0]:
             raise RuntimeError(_INFERENCE_INPLACE)
         d = self._data
-        if 0 in d.strides and any(st == 0 and n > 1 for st, n in zip(d.strides, d.shape)):
+        if 0 in d.strides and d.size and any(st == 0 and n > 1 for st, n in zip(d.strides, d.shape)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location. Please clone() the tensor before performing the operation.")

@@ -14,21 +14,27 @@ tensor(5., grad_fn=<LinalgDetBackward0>)
 import builtins
 import math
 import warnings
+import weakref
 
 import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._ops import (_broadcast_checked, _broadcast_error, _given, _mul_scalar, _prod_of_others, _quietly,
-                   _record_shared, _saved_attr, _saved_dim, _saved_output, _saved_slot, _scalar_type, _shared_rules,
-                   _sub_scalar, amax, amin, cat, clone, defop, expand, matmul, narrow, neg, norm_dims, permute,
-                   register_saved, return_type, sum, to_dtype, transpose, tril, triu, unsqueeze, where)
+                   _record_shared, _saved_attr, _saved_dim, _saved_output, _saved_slot, _saved_tensor_attr,
+                   _scalar_type, _shared_rules, _sub_scalar, amax, amin, cat, clone, defop, expand, matmul, narrow,
+                   neg, norm_dims, permute, register_saved, return_type, sum, to_dtype, transpose, tril, triu,
+                   unsqueeze, where, diag_embed)
 from ._ops import _norm as _vector_norm_impl, NORM as _VECTOR_NORM, diagonal as _diagonal
 from ._ops import _given_kw, invalid_arguments, need_tensor
-from ._tensor import Tensor, _wrap, record
+from ._ops import _tensors_expected, cumprod, flatten, mm, movedim, reshape, vdot, view
+from ._graph import freed_error
+from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, record
 
-__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eigh", "eigvalsh",
-           "householder_product", "inv", "inv_ex", "matmul", "matrix_exp", "matrix_norm", "matrix_power", "norm",
-           "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh",
+           "householder_product", "inv", "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul",
+           "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
+           "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",
+           "vector_norm"]
 
 
 class LinAlgError(RuntimeError):
@@ -100,48 +106,68 @@ def _batch_prefix(A, info):
 # zero pivot, returns inf/nan from inv_ex and solve_ex, and shows LU and pivots as _saved_LU.
 
 def _lu(a):
-    """Partial pivoting as getrf does it: (packed LU, 1-based int32 pivots, info = first zero pivot)."""
-    shape, n = a.shape, a.shape[-1]
-    lu = a.reshape((-1, n, n)).copy()
+    """getrf's partial pivoting on each m x n matrix: (packed LU, 1-based int32 pivots, info = the
+    first zero pivot). A nan is taken as pivot only where it comes first in its column, as idamax does."""
+    shape = a.shape
+    m, n = shape[-2:]
+    k = builtins.min(m, n)
+    lu = a.reshape((math.prod(shape[:-2]), m, n)).copy()
     b = lu.shape[0]
     rows = np.arange(b)
-    piv = np.zeros((b, n), np.int32)
+    piv = np.zeros((b, k), np.int32)
     info = np.zeros(b, np.int32)
     with np.errstate(all="ignore"):
-        for k in range(n):
-            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
-            piv[:, k] = p + 1
+        for j in range(k):
+            col = np.abs(lu[:, j:, j])
+            nan = np.isnan(col)
+            p = j + np.where(nan[:, 0], 0, np.argmax(np.where(nan, -1, col), axis=1))
+            piv[:, j] = p + 1
             top = lu[rows, p].copy()
-            lu[rows, p] = lu[:, k]
-            lu[:, k] = top
-            pivot = lu[:, k, k]
+            lu[rows, p] = lu[:, j]
+            lu[:, j] = top
+            pivot = lu[:, j, j]
             zero = pivot == 0
-            info[(info == 0) & zero] = k + 1
-            lu[:, k + 1:, k] *= np.where(zero, 1, 1 / np.where(zero, 1, pivot))[:, None].astype(lu.dtype)
-            lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
-    return lu.reshape(shape), piv.reshape(shape[:-1]), info.reshape(shape[:-2])
+            info[(info == 0) & zero] = j + 1
+            lu[:, j + 1:, j] *= np.where(zero, 1, 1 / np.where(zero, 1, pivot))[:, None].astype(lu.dtype)
+            lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
+    return lu.reshape(shape), piv.reshape(shape[:-2] + (k,)), info.reshape(shape[:-2])
 
 
-def _lu_solve(lu, piv, rhs):
-    """getrs: solve with the factors of ``_lu`` (stacks of matrices, the same batch), so that a
-    zero pivot gives PyTorch's infs and nans."""
+def _lu_solve(lu, piv, rhs, adjoint=False):
+    """getrs: X with ``A X = B`` (``A^T X = B`` if ``adjoint``) from the factors of ``_lu``; the
+    batches broadcast. A zero pivot gives PyTorch's infs and nans rather than an error."""
     n = lu.shape[-1]
-    shape = rhs.shape
-    lu = lu.reshape((-1, n, n))
-    x = rhs.reshape((-1,) + shape[-2:]).copy()
+    batch = np.broadcast_shapes(rhs.shape[:-2], lu.shape[:-2])
+    shape = batch + rhs.shape[-2:]
+    count = math.prod(batch)
+    lu = np.broadcast_to(lu, batch + (n, n)).reshape((count, n, n))
+    piv = np.broadcast_to(piv, batch + (n,)).reshape((count, n)) - 1
+    x = np.array(np.broadcast_to(rhs, shape), dtype=lu.dtype).reshape((count,) + shape[-2:])
     rows = np.arange(x.shape[0])
-    piv = piv.reshape(-1, n) - 1
+
+    def swap(k):
+        p = piv[:, k]
+        top = x[rows, p].copy()
+        x[rows, p] = x[:, k]
+        x[:, k] = top
+
     with np.errstate(all="ignore"):
-        for k in range(n):
-            p = piv[:, k]
-            top = x[rows, p].copy()
-            x[rows, p] = x[:, k]
-            x[:, k] = top
-        for k in range(n):
-            x[:, k + 1:] -= lu[:, k + 1:, k, None] * x[:, k, None, :]
-        for k in reversed(range(n)):
-            x[:, k] /= lu[:, k, k, None]
-            x[:, :k] -= lu[:, :k, k, None] * x[:, k, None, :]
+        if not adjoint:  # P L U X = B
+            for k in range(n):
+                swap(k)
+            for k in range(n):
+                x[:, k + 1:] -= lu[:, k + 1:, k, None] * x[:, k, None, :]
+            for k in reversed(range(n)):
+                x[:, k] /= lu[:, k, k, None]
+                x[:, :k] -= lu[:, :k, k, None] * x[:, k, None, :]
+        else:  # U^T L^T P^T X = B
+            for k in range(n):
+                x[:, k] /= lu[:, k, k, None]
+                x[:, k + 1:] -= lu[:, k, k + 1:, None] * x[:, k, None, :]
+            for k in reversed(range(n)):
+                x[:, :k] -= lu[:, k, :k, None] * x[:, k, None, :]
+            for k in reversed(range(n)):
+                swap(k)
     return x.reshape(shape)
 
 
@@ -308,18 +334,19 @@ def _vector_case(A, B):
     return B.ndim == 1 or B.ndim == A.ndim - 1 and B.shape == A.shape[:-1]
 
 
-def _solve_grad_B(g, ans, A, B, left):
-    return solve(_mT(A), g, left=left)
+def _solve_grads(g, X, A, B, left):
+    # PyTorch's linalg_solve_backward (as it runs when a graph is built): gB = A^-T gX, gA = -gB X^T
+    # (-X^T gB when not ``left``), a vector right-hand side taken as a column.
+    vector = _vector_case(A._data, g._data)
+    gB = solve(_mT(A), unsqueeze(g, -1) if vector else g, left=left)
+    gA = None
+    if A._requires_grad:
+        Xm = unsqueeze(X, -1) if vector else X
+        gA = neg(matmul(gB, _mT(Xm))) if left else neg(matmul(_mT(Xm), gB))
+    return gA, gB.squeeze(-1) if vector else gB
 
 
-def _solve_grad_A(g, ans, A, B, left):
-    gB = solve(_mT(A), g, left=left)
-    if _vector_case(A._data, g._data):
-        return neg(unsqueeze(gB, -1) * unsqueeze(ans, -2))
-    return neg(matmul(gB, _mT(ans)) if left else matmul(_mT(ans), gB))
-
-
-SOLVE = defop("LinalgSolveExBackward0", _solve_grad_A, _solve_grad_B, saves=(0, "result"))
+SOLVE = defop("LinalgSolveExBackward0", *_shared_rules(2, _solve_grads, with_result=True), saves=(0, "result"))
 
 
 def _solve(A, B, left, fname):
@@ -355,7 +382,7 @@ def _solve(A, B, left, fname):
     if not left:
         x = np.swapaxes(x, -1, -2)
     x = np.ascontiguousarray(x[..., 0]) if vector else _column_major(x) if left else np.ascontiguousarray(x)
-    return record(SOLVE, (A, B), x, {"left": left}), info
+    return _record_shared(SOLVE, (A, B), x, {"left": left}), info
 
 
 def _singular_solve(A, info, fname="torch.linalg.solve"):
@@ -695,20 +722,10 @@ def _torch_cholesky(A, upper=False):
 
 # ----- qr -----
 
-def _qr_square_grad(gQ, gR, Q, R):
-    # A = QR with R square: gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q.
-    M = 0.0
-    if gR is not None:
-        M = matmul(R, _mT(gR))
-    if gQ is not None:
-        M = M - matmul(_mT(gQ), Q)
-    low = tril(M, -1)
-    sym = low + _mT(low) + M * _eye(M._data.shape[-1], M._data.dtype)
-    rhs = matmul(Q, sym) if gQ is None else gQ + matmul(Q, sym)
-    return solve(_mT(R), rhs, left=False)
-
-
 def _qr_grad(gs, Q, A, mode, outs=None):
+    # PyTorch's linalg_qr_backward, in its order of operations: with M = gR R^T - Q^T gQ,
+    # gA = (gQ + Q syminvadj(triu(M))) R^-T when m >= n (syminvadj(X) = X + X^T, diagonal halved);
+    # for a wide A = Q [R1 | R2], gA = [Q tril(M^T - M) R1^-T | 0] + Q gR.
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
                            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
@@ -717,19 +734,23 @@ def _qr_grad(gs, Q, A, mode, outs=None):
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
     gQ, gR = gs
     R = outs.get(1)
-    if m >= n:
-        return _qr_square_grad(gQ, gR, Q, R)
-    # A wide A = [X | Y] = Q [R1 | R2]: X = Q R1 is a square QR, and Y = Q R2.
-    R1, R2 = R[..., :, :m], R[..., :, m:]
-    gR1 = gR[..., :, :m] if gR is not None else None
-    if gR is not None:
-        gR2 = gR[..., :, m:]
-        extra = matmul(matmul(Q, R2), _mT(gR2))
-        gQ = extra if gQ is None else gQ + extra
-        gY = matmul(Q, gR2)
+    if gQ is not None:
+        gA = matmul(gR, _mT(R)) - matmul(_mT(Q), gQ) if gR is not None else neg(matmul(_mT(Q), gQ))
     else:
-        gY = _wrap(np.zeros(Q.shape[:-1] + (n - m,), Q._data.dtype))
-    return cat([_qr_square_grad(gQ, gR1, Q, R1), gY], -1)
+        gA = matmul(gR, _mT(R))
+    if m >= n:
+        upper = triu(gA)
+        sym = upper + _mT(upper)
+        _diagonal(sym, 0, -2, -1).mul_(0.5)
+        gA = matmul(Q, sym)
+        if gQ is not None:
+            gA = gA + gQ
+        return solve_triangular(_mT(R), gA, upper=False, left=False)
+    skew = neg(gA)
+    gA = matmul(Q, tril(skew - _mT(skew)))
+    gA = solve_triangular(_mT(narrow(R, -1, 0, m)), gA, upper=False, left=False)
+    gA = cat([gA, _wrap(np.zeros(R.shape[:-1] + (n - m,), R._data.dtype))], -1)
+    return gA + matmul(Q, gR) if gR is not None else gA
 
 
 QR = defop("LinalgQrBackward0", _qr_grad, saves=("result",), outputs=(0, 1))
@@ -819,35 +840,45 @@ def eigvalsh(A, UPLO="L"):
 # ----- svd, svdvals -----
 
 def _svd_grad(gs, U, A, full_matrices, outs=None):
+    # PyTorch's svd_backward, in its order of operations (so that a double backward draws its graph):
+    # gA = U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] V^T, E_ij = s_j^2 - s_i^2 (1 on
+    # the diagonal), plus the parts of gU, gV outside the span of U, V when A is not square. With
+    # full_matrices, the columns past k are not unique: the rule ignores them.
     gU, gS, gVh = gs
     S, Vh = outs.get(1), outs.get(2)
-    m, n = A.shape[-2:]
-    k = builtins.min(m, n)
-    if full_matrices:  # the columns past k are not unique: PyTorch's rule ignores them
-        U, Vh = U[..., :, :k], Vh[..., :k, :]
-        gU = gU[..., :, :k] if gU is not None else None
-        gVh = gVh[..., :k, :] if gVh is not None else None
+    k = S.shape[-1]
+    if full_matrices:
+        gU = narrow(gU, -1, 0, k) if gU is not None else None
+        gVh = narrow(gVh, -2, 0, k) if gVh is not None else None
+        U, Vh = narrow(U, -1, 0, k), narrow(Vh, -2, 0, k)
+    m, n = U.shape[-2], Vh.shape[-1]
     if gU is None and gVh is None:
-        return matmul(U * unsqueeze(gS, -2), Vh)
-    # gA = U [diag(gS) + F∘skew(U^T gU) S + S F∘skew(V^T gV)] V^T, F_ij = 1 / (s_j^2 - s_i^2),
-    # plus the parts of gU, gV outside the span of U, V when A is not square.
+        return matmul(U, unsqueeze(gS, -1) * Vh) if m >= n else matmul(U * unsqueeze(gS, -2), Vh)
+    UhgU = matmul(_mT(U), gU) if gU is not None else None
+    UhgU = UhgU - _mT(UhgU) if gU is not None else None
+    VhgV = matmul(Vh, _mT(gVh)) if gVh is not None else None
+    VhgV = VhgV - _mT(VhgV) if gVh is not None else None
     S2 = S * S
-    E = unsqueeze(S2, -2) - unsqueeze(S2, -1) + _eye(k, S._data.dtype)  # (1 on the diagonal)
-    inner = _diag_embed(gS) if gS is not None else None
+    E = unsqueeze(S2, -2) - unsqueeze(S2, -1)
+    _diagonal(E, 0, -2, -1).fill_(1)
     if gU is not None:
-        UgU = matmul(_mT(U), gU)
-        term = (UgU - _mT(UgU)) / E * unsqueeze(S, -2)
-        inner = term if inner is None else inner + term
-    if gVh is not None:
-        VgV = matmul(Vh, _mT(gVh))
-        term = unsqueeze(S, -1) * ((VgV - _mT(VgV)) / E)
-        inner = term if inner is None else inner + term
-    gA = matmul(matmul(U, inner), Vh)
-    if gU is not None and m > k:
-        gA = gA + matmul((gU - matmul(U, UgU)) / unsqueeze(S, -2), Vh)
-    if gVh is not None and n > k:
-        gA = gA + matmul(U, (gVh - matmul(matmul(gVh, _mT(Vh)), Vh)) / unsqueeze(S, -1))
-    return gA
+        inner = (UhgU * unsqueeze(S, -2) + unsqueeze(S, -1) * VhgV) / E if gVh is not None \
+            else (UhgU / E) * unsqueeze(S, -2)
+    else:
+        inner = unsqueeze(S, -1) * (VhgV / E)
+    if gS is not None:
+        inner = inner + diag_embed(gS)
+    if m > n and gU is not None:
+        gA = matmul(U, inner)
+        gUSinv = gU / unsqueeze(S, -2)
+        gA = gA + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
+        return matmul(gA, Vh)
+    if m < n and gVh is not None:
+        gA = matmul(inner, Vh)
+        SinvgVh = gVh / unsqueeze(S, -1)
+        gA = gA + SinvgVh - matmul(matmul(SinvgVh, _mT(Vh)), Vh)
+        return matmul(U, gA)
+    return matmul(U, matmul(inner, Vh)) if m >= n else matmul(matmul(U, inner), Vh)
 
 
 SVD = defop("LinalgSvdBackward0", _svd_grad, saves=("result",), outputs=(0, 1, 2))
@@ -918,12 +949,18 @@ def svdvals(A, *, driver=None):
 # ----- pinv -----
 
 def _pinv_grad(g, P, A):
-    # The derivative of the pseudo-inverse at constant rank (Golub and Pereyra):
-    # gA = -P^T g P^T + (I - AP) g^T P P^T + P^T P g^T (I - PA)
-    Pt, gt = _mT(P), _mT(g)
-    return (neg(matmul(matmul(Pt, g), Pt))
-            + matmul(gt - matmul(A, matmul(P, gt)), matmul(P, Pt))
-            + matmul(matmul(Pt, P), gt - matmul(matmul(gt, P), A)))
+    # The derivative of the pseudo-inverse at constant rank (Golub and Pereyra),
+    # gA = -P^T g P^T + (I - AP) g^T P P^T + P^T P g^T (I - PA), arranged as PyTorch's pinv_backward
+    # (smallest products first), so that a double backward draws its graph.
+    m, n = A.shape[-2:]
+    Ph, gh = _mT(P), _mT(g)
+    if m <= n:
+        K = matmul(gh, P)
+        KPh = matmul(K, Ph)
+        return neg(_mT(matmul(P, K))) + KPh - matmul(matmul(A, P), KPh) + matmul(matmul(Ph, P), gh - matmul(K, A))
+    K = matmul(P, gh)
+    PhK = matmul(Ph, K)
+    return neg(_mT(matmul(K, P))) + matmul(matmul(gh - matmul(A, K), P), Ph) + PhK - matmul(matmul(PhK, P), A)
 
 
 PINV = defop("LinalgPinvBackward0", _pinv_grad, saves=(0, "result"))
@@ -1468,6 +1505,898 @@ def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(input, ord, None, keepdim, dtype=dtype)
 
 
+# ----- LU: lu_factor(_ex), lu, lu_unpack, lu_solve, and the legacy torch.lu, torch.lu_solve -----
+
+_LinalgLuFactor = return_type("linalg_lu_factor", ("LU", "pivots"))
+_LinalgLuFactorEx = return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+_LinalgLu = return_type("linalg_lu", ("P", "L", "U"))
+_LuUnpack = return_type("lu_unpack", ("P", "L", "U"))
+_LuWithInfo = return_type("_lu_with_info", ("LU", "pivots", "info"))
+
+
+def _permutation(piv, m):
+    """The rows getrf's swaps bring to the top, in order (``A[perm] = L U``), as PyTorch unpacks pivots."""
+    if np.any((piv < 1) | (piv > m)):
+        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive.Did you properly "
+                           "pass the result of lu_factor?")
+    k = piv.shape[-1]
+    flat = piv.reshape((math.prod(piv.shape[:-1]), k)).astype(np.int64) - 1
+    perm = np.array(np.broadcast_to(np.arange(m), (flat.shape[0], m)))
+    rows = np.arange(flat.shape[0])
+    for i in range(k):
+        j = flat[:, i]
+        here = perm[:, i].copy()
+        perm[:, i] = perm[rows, j]
+        perm[rows, j] = here
+    return perm.reshape(piv.shape[:-1] + (m,))
+
+
+def _permutation_matrix(piv, m, dtype):
+    perm = _permutation(piv, m)
+    P = np.zeros(perm.shape + (m,), dtype)
+    np.put_along_axis(P, perm[..., None, :], 1, axis=-2)  # P[perm[j], j] = 1: A = P L U
+    return P
+
+
+def _unpacked(lu, piv, unpack_data=True, unpack_pivots=True):
+    """(P, L, U) from getrf's packed factors, as lu_unpack gives them (empty where not unpacked)."""
+    m, n = lu.shape[-2:]
+    k = builtins.min(m, n)
+    empty = np.zeros(0, lu.dtype)
+    P = _permutation_matrix(np.broadcast_to(piv, lu.shape[:-2] + piv.shape[-1:]), m, lu.dtype) if unpack_pivots \
+        else empty
+    if not unpack_data:
+        return P, empty, empty
+    L = np.tril(lu[..., :, :k], -1)
+    L[..., np.arange(k), np.arange(k)] = 1
+    return P, L, np.triu(lu[..., :k, :])
+
+
+def _lu_grad(gL, gU, P, L, U, pivot):
+    """PyTorch's linalg_lu_backward: A = P L U, the factors' grads pulled back through two triangular
+    solves; a wide (tall) A carries the block of U (L) past the square part straight through."""
+    if gL is None and gU is None:
+        return None
+    m, n = L.shape[-2], U.shape[-1]
+    k = builtins.min(m, n)
+    if m == n:
+        gA = tril(matmul(_mT(L), gL), -1) if gL is not None else None
+        if gU is not None:
+            gA = triu(matmul(gU, _mT(U))) if gA is None else gA + triu(matmul(gU, _mT(U)))
+        gA = solve_triangular(_mT(U), gA, upper=False, left=False)
+        gA = solve_triangular(_mT(L), gA, upper=True, left=True, unitriangular=True)
+    elif m < n:
+        gA = matmul(_mT(L), gL) if gL is not None else None
+        if gU is not None:
+            gA = neg(matmul(triu(gU), _mT(U))) if gA is None else gA - matmul(triu(gU), _mT(U))
+        gA = solve_triangular(_mT(narrow(U, -1, 0, k)), tril(gA, -1), upper=False, left=False)
+        if gU is not None:
+            gA = cat([gA + triu(narrow(gU, -1, 0, k)), narrow(gU, -1, k, n - k)], -1)
+        gA = solve_triangular(_mT(L), gA, upper=True, left=True, unitriangular=True)
+        if gU is None:
+            gA = cat([gA, _zeros(U.shape[:-1] + (n - k,), U)], -1)
+    else:
+        gA = matmul(gU, _mT(U)) if gU is not None else None
+        if gL is not None:
+            gA = neg(matmul(_mT(L), tril(gL, -1))) if gA is None else gA - matmul(_mT(L), tril(gL, -1))
+        gA = solve_triangular(_mT(narrow(L, -2, 0, k)), triu(gA), upper=True, left=True, unitriangular=True)
+        if gL is not None:
+            gA = cat([gA + tril(narrow(gL, -2, 0, k), -1), narrow(gL, -2, k, m - k)], -2)
+        gA = solve_triangular(_mT(U), gA, upper=False, left=False)
+        if gL is None:
+            gA = cat([gA, _zeros(L.shape[:-2] + (m - k,) + L.shape[-1:], L)], -2)
+    return matmul(P, gA) if pivot else gA
+
+
+def _zeros(shape, like):
+    return _wrap(np.zeros(tuple(shape), like._data.dtype))
+
+
+def _lu_factor_grad(gs, LU, A, pivot, outs=None):
+    P, L, U = _lu_unpack(LU, outs.get(1, graph=False), True, pivot)
+    g = gs[0]
+    k = builtins.min(LU.shape[-2:])
+    return _lu_grad(narrow(g, -1, 0, k), narrow(g, -2, 0, k), P, L, U, pivot)
+
+
+def _linalg_lu_grad(gs, P, A, pivot, outs=None):
+    return _lu_grad(gs[1], gs[2], outs.get(0, graph=False), outs.get(1), outs.get(2), pivot)
+
+
+LU_FACTOR = defop("LinalgLuFactorExBackward0", _lu_factor_grad, saves=("result",), outputs=(0,))
+LINALG_LU = defop("LinalgLuBackward0", _linalg_lu_grad, outputs=(1, 2), keeps=True)  # (P, L, U kept in attrs)
+
+
+def _lu_unpack_grad(gs, P, LU):
+    """PyTorch's lu_unpack_backward: L's grad below the diagonal, U's on and above it, and the
+    block past the square part from whichever factor holds it."""
+    gL, gU = gs[1], gs[2]
+    if gL is None and gU is None:
+        return None
+    m, n = LU.shape[-2:]
+    k = builtins.min(m, n)
+    if gL is not None and gU is not None:
+        if m == n:
+            return tril(gL, -1) + triu(gU)
+        top = tril(gL if m == k else narrow(gL, -2, 0, k), -1) + triu(gU if n == k else narrow(gU, -1, 0, k))
+        return cat([top, narrow(gL, -2, k, m - k) if m > n else narrow(gU, -1, k, n - k)], -2 if m > n else -1)
+    if gL is not None:
+        if m >= n:
+            return tril(gL, -1)
+        return cat([tril(gL, -1), _zeros(gL.shape[:-1] + (n - m,), gL)], -1)
+    if n >= m:
+        return triu(gU)
+    return cat([triu(gU), _zeros(gU.shape[:-2] + (m - n,) + gU.shape[-1:], gU)], -2)
+
+
+# (The pivots take no grad: PyTorch's node has no edge for them, as for lu_solve's.)
+LU_UNPACK = defop("LuUnpackBackward0", _lu_unpack_grad, outputs=(1, 2))
+
+
+def _lu_factor_checks(A, fname="torch.lu_factor", pivot=True):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{fname}: Expected tensor with 2 or more dimensions. Got size: {list(A._data.shape)} "
+                           "instead")
+    if A._data.size:  # (PyTorch returns at once for an empty input, unchecked)
+        _not_for(A, "lu_cpu")
+        if not pivot:
+            raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+
+
+def _lu_factor(A, pivot, check_errors, fname):
+    """(LU, pivots, info) of getrf, LU column-major as LAPACK leaves it: one LinalgLuFactorExBackward0."""
+    _lu_factor_checks(A, pivot=pivot)
+    lu, piv, info = _lu(A._data)
+    if check_errors and info.any():
+        prefix, k = _batch_prefix(A, info)
+        raise RuntimeError(f"{fname}: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in a division "
+                           "by zero. If you still want to perform the factorization, consider calling "
+                           "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return record(LU_FACTOR, (A,), (_column_major(lu), piv, info), {"pivot": pivot}, n_outputs=3, keep=(1,))
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """``(LU, pivots, info)``: the LU decomposition with partial pivoting, packed as LAPACK's getrf
+    leaves it (L below the diagonal, its unit diagonal implied), 1-based int32 pivots, and info the
+    first zero pivot of each matrix (0 if none)."""
+    need_tensor("linalg_lu_factor_ex", "A", 1, A)
+    return _LinalgLuFactorEx(*_lu_factor(A, pivot, check_errors, "torch.linalg.lu_factor_ex"))
+
+
+def lu_factor(A, *, pivot=True):
+    """``(LU, pivots)`` of ``lu_factor_ex``; a zero pivot raises, as it would divide by zero in ``lu_solve``."""
+    need_tensor("linalg_lu_factor", "A", 1, A)
+    return _LinalgLuFactor(*_lu_factor(A, pivot, True, "torch.linalg.lu_factor")[:2])
+
+
+def lu(A, *, pivot=True):
+    """``(P, L, U)`` with ``A = P L U``: L unit lower triangular (m x k), U upper (k x n), k = min(m, n).
+    P does not take a grad; L and U are outputs of one LinalgLuBackward0 node."""
+    need_tensor("linalg_lu", "A", 1, A)
+    _lu_factor_checks(A, "linalg.lu", pivot)
+    lu_, piv, _ = _lu(A._data)
+    P, L, U = _unpacked(lu_, piv)
+    outs = record(LINALG_LU, (A,), (P, L, U), {"pivot": pivot}, n_outputs=3, keep=(0, 1, 2))
+    _rest_on_node(outs, 1)
+    return _LinalgLu(*outs)
+
+
+def _rest_on_node(outs, i):
+    """Kept outputs read back with the node as their grad_fn: taken from output ``i`` where the
+    first (P) takes no grad, so has no grad_fn to give."""
+    kept = outs[i]._grad_fn is not None and outs[0]._grad_fn is None and (outs[i]._grad_fn._attrs or {}).get("outs")
+    if kept:
+        kept.node = weakref.ref(outs[i]._grad_fn)
+
+
+def _lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """``(P, L, U)`` from ``lu_factor``'s packed form (empty tensors for what is not unpacked); L and
+    U are outputs of one LuUnpackBackward0 node."""
+    need_tensor("lu_unpack", "LU_data", 1, LU_data)
+    need_tensor("lu_unpack", "LU_pivots", 2, LU_pivots)
+    d = LU_data._data
+    if d.ndim < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: {list(d.shape)} "
+                           "instead")
+    if unpack_pivots and LU_pivots._data.dtype != np.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                           "Note: this function is intended to be used with the output produced by "
+                           "torch.linalg.lu_factor")
+    P, L, U = _unpacked(d, LU_pivots._data, unpack_data, unpack_pivots)
+    return _LuUnpack(*record(LU_UNPACK, (LU_data,), (P, L, U), n_outputs=3))
+
+
+def _lu_solve_grad_LU(gX, X, LU, B, pivots, left, adjoint):
+    """PyTorch's linalg_lu_solve_LU: the grad of the packed factors, L's part below the diagonal
+    and U's on and above it."""
+    P, L, U = _lu_unpack(LU, pivots, True, left == adjoint)
+    if left != adjoint:
+        gR = solve_triangular(_mT(U), neg(matmul(gX if left else _mT(gX), _mT(X) if left else X)), upper=False)
+        gL = tril(solve_triangular(_mT(L), matmul(gR, _mT(U)), upper=True, left=True, unitriangular=True), -1)
+        return gL + triu(gR)
+    gR = neg(matmul(matmul(matmul(_mT(P), X if left else _mT(X)), _mT(gX) if left else gX), P))
+    gR = solve_triangular(_mT(L), gR, upper=True, left=False, unitriangular=True)
+    gU = triu(solve_triangular(_mT(U), matmul(_mT(L), gR), upper=False, left=False))
+    return tril(gR, -1) + gU
+
+
+LU_SOLVE = defop("LinalgLuSolveBackward0", _lu_solve_grad_LU,
+                 lambda g, X, LU, B, pivots, left, adjoint: lu_solve(LU, pivots, g, left=left, adjoint=not adjoint),
+                 saves=(0, "result"), keeps=True)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """X with ``A X = B`` (``X A = B`` if not ``left``; A^T in place of A if ``adjoint``) from the
+    factors of ``lu_factor``; batches broadcast. Node LinalgLuSolveBackward0."""
+    need_tensor("linalg_lu_solve", "LU", 1, LU)
+    need_tensor("linalg_lu_solve", "pivots", 2, pivots)
+    need_tensor("linalg_lu_solve", "B", 3, B)
+    fname = "linalg.lu_solve"
+    _check_float(LU, "torch.linalg.lu_solve")
+    if LU._data.dtype != B._data.dtype:
+        raise RuntimeError(f"{fname}: Expected LU and B to have the same dtype, but found LU of type "
+                           f"{_scalar_type(LU)} and B of type {_scalar_type(B)} instead")
+    if pivots._data.dtype != np.int32:
+        raise RuntimeError(f"{fname}: pivots should be a Tensor of scalar type torch.int32")
+    _check_ndim(LU, "torch.linalg.lu_solve")
+    _check_square(LU, "torch.linalg.lu_solve")
+    _check_ndim(B, fname, "B")
+    lu_, piv, b = LU._data, pivots._data, B._data
+    n = lu_.shape[-1]
+    if (b.shape[-2] if left else b.shape[-1]) != n:
+        raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
+                           f"({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
+    if piv.ndim == 0 or piv.shape[-1] != n:
+        raise RuntimeError(f"{fname}: Number of pivots per batch should be same as the dimension of the matrix")
+    if piv.shape != lu_.shape[:-1]:
+        raise RuntimeError(f"{fname}: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with "
+                           f"shape {list(piv.shape)} instead")
+    _broadcast_checked(b.shape[:-2], lu_.shape[:-2])
+    if lu_.dtype == np.float16:
+        raise NotImplementedError("\"linalg.lu_solve_cpu\" not implemented for 'Half'")
+    if np.any(piv > n):
+        raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to LU.size(-2). Did you properly "
+                           "pass the result of lu_factor?")
+    if left:
+        x = _column_major(_lu_solve(lu_, piv, b, adjoint))
+    else:  # X A = B: A^T X^T = B^T
+        x = np.ascontiguousarray(np.swapaxes(_lu_solve(lu_, piv, np.swapaxes(b, -1, -2), not adjoint), -1, -2))
+    return record(LU_SOLVE, (LU, B), x, {"pivots": pivots, "left": left, "adjoint": adjoint})
+
+
+_LU_WARNING = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be removed in a "
+    "future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, pivots = "
+    "torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\n"
+    "should be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots) (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2073.)")
+
+
+def _torch_lu(A, pivot=True, get_infos=False, out=None):
+    """``torch.lu``: ``(LU, pivots)``, or ``(LU, pivots, info)`` if ``get_infos``, with PyTorch's
+    deprecation warning (once); a zero pivot is never an error here. ``out`` is filled in place."""
+    need_tensor("_lu_with_info", "input", 1, A)
+    _warn_once("lu", _LU_WARNING)
+    result = _lu_factor(A, pivot, False, "torch.lu_factor")
+    if out is not None:
+        if len(out) - int(bool(get_infos)) != 2:
+            raise TypeError(f"expected tuple of {2 + int(bool(get_infos))} elements but got {len(out)}")
+        if not isinstance(out, (tuple, list)):
+            raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        for o, r in zip(out, result):
+            o.resize_as_(r).copy_(r)
+        return out
+    return _LuWithInfo(*result) if get_infos else tuple(result[:2])
+
+
+def _tensor_lu(self, pivot=True, get_infos=False):
+    """``Tensor.lu``: ``torch.lu``'s results as a plain tuple."""
+    _warn_once("lu", _LU_WARNING)
+    return tuple(_lu_factor(self, pivot, False, "torch.lu_factor")[:3 if get_infos else 2])
+
+
+_LU_SOLVE_WARNING = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future PyTorch release.\n"
+    "Note that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be "
+    "replaced with\nX = torch.linalg.lu_solve(LU, pivots, B) (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2230.)")
+
+
+def _torch_lu_solve(input, LU_data, LU_pivots):
+    """``torch.lu_solve(b, LU, pivots)``: ``linalg.lu_solve`` with its arguments reversed, deprecated
+    (PyTorch's warning, once)."""
+    need_tensor("lu_solve", "input", 1, input)
+    need_tensor("lu_solve", "LU_data", 2, LU_data)
+    need_tensor("lu_solve", "LU_pivots", 3, LU_pivots)
+    _warn_once("lu_solve", _LU_SOLVE_WARNING)
+    return lu_solve(LU_data, LU_pivots, input)
+
+
+# ----- lstsq -----
+
+_LinalgLstsq = return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq_grads(gs, X, A, B):
+    """PyTorch's linalg_lstsq_backward: through the pseudo-inverse for the solution, and
+    ``2 (AX - B)`` for the residuals (Danskin: X held fixed)."""
+    gX, gL = gs[0], gs[1]
+    with_L = gL is not None and gL._data.size > 0
+    if gX is None and not with_L:
+        return None, None
+    vector = _vector_case(A._data, B._data)
+    Bm = unsqueeze(B, -1) if vector else B
+    gA = gB = None
+    if gX is not None:
+        gXm = unsqueeze(gX, -1) if vector else gX
+        pinvA = pinv(A)
+        if A._requires_grad:
+            gA = _pinv_grad(matmul(gXm, _mT(Bm)), pinvA, A)
+        if B._requires_grad:
+            gB = matmul(_mT(pinvA), gXm)
+            gB = gB.squeeze(-1) if vector else gB
+    if with_L:
+        Xm = unsqueeze(X, -1) if vector else X
+        r = matmul(A, Xm) - Bm
+        gLm = unsqueeze(gL, -2)
+        if A._requires_grad:
+            gA_L = _mul_scalar(matmul(gLm * r, _mT(Xm)), 2.0)
+            gA = gA_L if gA is None else gA + gA_L
+        if B._requires_grad:
+            gB_L = _mul_scalar(gLm, -2.0) * r
+            gB_L = gB_L.squeeze(-1) if vector else gB_L
+            gB = gB_L if gB is None else gB + gB_L
+    return gA, gB
+
+
+LSTSQ = defop("LinalgLstsqBackward0", *_shared_rules(2, _lstsq_grads, with_result=True), saves=(0, 1, "result"),
+              outputs=(0, 1))
+
+
+def _pivoted_qr(a, c):
+    """Householder QR of ``a`` (m x n) with column pivoting, as geqp3 (the column of largest
+    remaining norm first), applying Q^T to ``c`` too: (R, Q^T c, the columns' order)."""
+    r, c = a.copy(), c.copy()
+    m, n = r.shape
+    order = np.arange(n)
+    for j in range(builtins.min(m, n)):
+        p = j + int(np.argmax(np.einsum("ij,ij->j", r[j:, j:], r[j:, j:])))
+        r[:, [j, p]] = r[:, [p, j]]
+        order[[j, p]] = order[[p, j]]
+        x = r[j:, j]
+        alpha = np.sqrt(np.dot(x, x))
+        if alpha == 0:
+            continue
+        v = x.copy()
+        v[0] += alpha if x[0] >= 0 else -alpha
+        v /= np.sqrt(np.dot(v, v))
+        r[j:, j:] -= 2 * np.outer(v, v @ r[j:, j:])
+        c[j:] -= 2 * np.outer(v, v @ c[j:])
+    return r, c, order
+
+
+def _min_norm(w, c):
+    """The least-norm y with ``w y = c``, w of full row rank."""
+    q, t = np.linalg.qr(w.T)
+    return q @ np.linalg.solve(t.T, c)
+
+
+def _gelsy(a, b, rcond):
+    """LAPACK's gelsy on one matrix: QR with column pivoting, the rank as the largest leading
+    triangle whose condition stays under 1/rcond, then the least-norm solution of that truncated
+    problem. (LAPACK estimates each triangle's extreme singular values; they are computed here.)"""
+    m, n = a.shape
+    x = np.zeros((n, b.shape[1]), a.dtype)
+    if 0 in (m, n):
+        return x, 0
+    r, c, order = _pivoted_qr(a, b)
+    k = builtins.min(m, n)
+    if r[0, 0] == 0:
+        return x, 0
+
+    def conditioned(i):  # (a leading triangle's condition grows with i: the rank is found by bisection)
+        s = np.linalg.svd(np.triu(r[:i, :i]), compute_uv=False)
+        return s[0] * rcond <= s[-1]
+
+    low, high = 1, k  # conditioned(low); the rank is in [low, high]
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if conditioned(mid) else (low, mid - 1)
+    x[order] = _min_norm(np.triu(r[:low]), c[:low])
+    return x, low
+
+
+def _gels(a, b):
+    """LAPACK's gels on one matrix: QR (LQ if wide); info, the first zero on R's diagonal, when A
+    has not full rank."""
+    m, n = a.shape
+    if 0 in (m, n):
+        return np.zeros((n, b.shape[1]), a.dtype), 0
+    if m >= n:
+        q, r = np.linalg.qr(a)
+        zero = np.flatnonzero(np.diagonal(r) == 0)
+        if zero.size:
+            return None, int(zero[0]) + 1
+        return np.linalg.solve(r, q.T @ b), 0
+    q, r = np.linalg.qr(a.T)
+    zero = np.flatnonzero(np.diagonal(r) == 0)
+    if zero.size:
+        return None, int(zero[0]) + 1
+    return q @ np.linalg.solve(r.T, b), 0
+
+
+def _gelsd(a, b, rcond):
+    """gelsd/gelss on one matrix: the SVD's least-norm solution, singular values at most
+    ``rcond`` times the largest taken as zero."""
+    m, n = a.shape
+    k = builtins.min(m, n)
+    if 0 in (m, n):
+        return np.zeros((n, b.shape[1]), a.dtype), 0, np.zeros(k, a.dtype)
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    keep = s > rcond * s[0]
+    s_inv = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(a.dtype)
+    return vh.T @ (s_inv[:, None] * (u.T @ b)), int(keep.sum()), s
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution of ``A X = B`` (B a matrix, or a vector per batch) and what the
+    driver fills besides, as PyTorch's CPU drivers do: the residuals' squared norms only for a tall
+    A of full rank (never from gelsy), the rank from all but gels, the singular values from gelsd
+    and gelss. Solution and residuals are outputs of one LinalgLstsqBackward0 node."""
+    need_tensor("linalg_lstsq", "self", 1, A)
+    need_tensor("linalg_lstsq", "b", 2, B)
+    a, b = A._data, B._data
+    fname = "torch.linalg.lstsq"
+    if a.ndim < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    if b.ndim < 1:
+        raise RuntimeError(f"{fname}: other must have at least 1 dimension.")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{fname}: Expected input and other to have the same dtype, but got input's dtype "
+                           f"{_scalar_type(A)} and other's dtype {_scalar_type(B)}")
+    if not 0 <= a.ndim - b.ndim <= 1:
+        raise RuntimeError(f"{fname}: input.dim() must be greater or equal to other.dim() and (input.dim() - "
+                           "other.dim()) <= 1")
+    vector = _vector_case(a, b)
+    if a.shape[-2] != (b.shape[-1] if vector else b.shape[-2]):
+        raise RuntimeError(f"{fname}: input.size(-2) should match other.size({-1 if vector else -2})")
+    b2 = b[..., None] if a.ndim != b.ndim else b
+    batch = _broadcast_checked(a.shape[:-2], b2.shape[:-2])
+    driver = "gelsy" if driver is None else driver.lower()
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError(f"{fname}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    if a.dtype not in (np.float32, np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    m, n = a.shape[-2:]
+    nrhs = b2.shape[-1]
+    if rcond is None:
+        rcond = np.finfo(a.dtype).eps * builtins.max(m, n)
+    a_flat = a.reshape((math.prod(a.shape[:-2]), m, n))
+    count = math.prod(batch)
+    ab = np.broadcast_to(a, batch + (m, n)).reshape((count, m, n))
+    bb = np.broadcast_to(b2, batch + (m, nrhs)).reshape((count, m, nrhs))
+    x = np.zeros((ab.shape[0], n, nrhs), a.dtype)
+    ranks = np.zeros(a_flat.shape[0], np.int64)
+    svals = np.zeros((a_flat.shape[0], builtins.min(m, n)), a.dtype)
+    # (which matrix of A each broadcast batch element uses, for the rank and singular values of A's own batch)
+    which = np.broadcast_to(np.arange(a_flat.shape[0]).reshape(a.shape[:-2]), batch).reshape(-1)
+    with np.errstate(all="ignore"):
+        for i in range(ab.shape[0]):
+            if driver == "gels":
+                xi, info = _gels(ab[i], bb[i])
+                if info:
+                    prefix = "" if a_flat.shape[0] <= 1 else f"(Batch element {which[i]}): "
+                    raise LinAlgError(f"{fname}: {prefix}The least squares solution could not be computed because "
+                                      f"the input matrix does not have full rank (error code: {info}).")
+            elif driver == "gelsy":
+                xi, ranks[which[i]] = _gelsy(ab[i], bb[i], rcond)
+            else:
+                xi, ranks[which[i]], svals[which[i]] = _gelsd(ab[i], bb[i], rcond)
+            x[i] = xi
+    residuals = np.zeros(0, a.dtype)
+    if m > n and (driver == "gels" or driver in ("gelsd", "gelss") and np.all(ranks == n)):
+        with np.errstate(all="ignore"):
+            res = np.einsum("bij,bjk->bik", ab, x) - bb
+            residuals = np.sum(res * res, axis=-2).reshape(batch + (nrhs,))
+    # LAPACK solves in B's column-major buffer of max(m, n) rows: the solution is its first n.
+    buf = np.zeros(batch + (builtins.max(m, n), nrhs), a.dtype)
+    buf = _column_major(buf)
+    buf[..., :n, :] = x.reshape(batch + (n, nrhs))
+    solution = buf[..., :n, :]
+    if vector:
+        solution = solution[..., 0]
+    rank = ranks.reshape(a.shape[:-2]) if driver != "gels" else np.zeros(0, np.int64)
+    sv = svals.reshape(a.shape[:-2] + (builtins.min(m, n),)) if driver in ("gelsd", "gelss") else np.zeros(0, a.dtype)
+    outs = _record_shared(LSTSQ, (A, B), (solution, residuals, rank, sv), {}, n_outputs=4)
+    return _LinalgLstsq(*outs)
+
+
+# ----- matrix_rank, cond -----
+
+def _tolerance_of(x):
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return np.asarray(x._data, np.float64)
+    return np.asarray(float(x))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
+    """The number of singular values (absolute eigenvalues if ``hermitian``) above
+    ``max(atol, rtol * largest)``; rtol's default eps * max(m, n), 0 once atol > 0 is given. The
+    old ``tol`` is an atol with rtol 0. An int64 tensor, no grad."""
+    mixed = atol is not None and rtol is not None and isinstance(atol, Tensor) != isinstance(rtol, Tensor)
+    if not isinstance(A, Tensor) or tol is not None and (atol is not None or rtol is not None) or mixed:
+        raise invalid_arguments("linalg_matrix_rank", A, *(() if tol is None else (tol,)),
+                                **_given_kw(hermitian=hermitian, atol=atol, rtol=rtol))
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    d = A._data
+    if d.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    atol_ = _tolerance_of(atol)
+    rtol_ = _tolerance_of(rtol)
+    if rtol_ is None:
+        if d.dtype not in (np.float32, np.float64):
+            raise RuntimeError("This function doesn't handle types other than float and double")
+        default = np.finfo(d.dtype).eps * builtins.max(d.shape[-2:])
+        rtol_ = np.where(atol_ > 0, 0.0, default) if atol_ is not None else np.asarray(default)
+    if atol_ is None:
+        atol_ = np.asarray(0.0)
+    if d.size == 0:
+        return _wrap(np.zeros(d.shape[:-2], np.int64))
+    with _grad_mode.no_grad():
+        if hermitian:
+            S = np.abs(eigvalsh(A)._data)
+            top = S.max(-1, keepdims=True)
+        else:
+            S = svdvals(A)._data
+            top = S[..., :1]
+    with np.errstate(all="ignore"):
+        cut = np.maximum(atol_[..., None], rtol_[..., None] * top)
+        rank = np.sum(S > cut, axis=-1).astype(np.int64)
+    if rank.shape != d.shape[:-2] and math.prod(d.shape[:-2]):
+        # (PyTorch sums into a result of A's batch shape: tolerances with more dims resize it)
+        resize_warning(d.shape[:-2], rank.shape, stacklevel=3)
+    return _wrap(rank)
+
+
+def _cond_empty(A):
+    return _wrap(np.zeros(A._data.shape[:-2], A._data.dtype))
+
+
+def _cond_by_inverse(A, ord):
+    # ||A|| ||A^-1||, the inverse inf where A is singular, and inf for 0 * inf, as PyTorch builds it
+    inverse, info = inv_ex(A)
+    inverse.masked_fill_(unsqueeze(unsqueeze(info, -1), -1) > 0, math.inf)
+    result = matrix_norm(A, ord) * matrix_norm(inverse, ord)
+    return result.nan_to_num_(math.inf, math.inf, -math.inf)
+
+
+def cond(A, p=None):
+    """The condition number of each matrix in the norm ``p``: the ratio of the extreme singular
+    values for None and +-2, ``||A|| ||A^-1||`` for 'fro', 'nuc', +-1 and +-inf (square A only).
+    Built from PyTorch's ops, so the graph shows its nodes. 0 for an empty matrix."""
+    need_tensor("linalg_cond", "input", 1, A)
+    if isinstance(p, str):
+        name = f"linalg.cond(ord={p})"
+        _check_ndim(A, name)
+        _check_square(A, name)
+        if p not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+        if A._data.size == 0:
+            return _cond_empty(A)
+        if p == "nuc":
+            S = svdvals(A)
+            return sum(S, -1) * sum(S.reciprocal(), -1)
+        return _cond_by_inverse(A, p)
+    if A._data.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    ord = 2 if p is None else p
+    if builtins.abs(ord) not in (1, 2, math.inf):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {ord:g}")
+    if A._data.size == 0:
+        return _cond_empty(A)
+    if builtins.abs(ord) == 2:
+        S = svdvals(A)
+        largest, smallest = narrow(S, -1, 0, 1), narrow(S, -1, -1, 1)
+        return (smallest / largest if ord < 0 else largest / smallest).squeeze(-1)
+    shown = ord if not isinstance(ord, float) or math.isinf(ord) else f"{ord:f}"
+    _check_square(A, f"linalg.cond(ord={shown})")
+    return _cond_by_inverse(A, ord)
+
+
+# ----- multi_dot, vecdot, vander, tensorinv, tensorsolve -----
+
+def _chain_order(dims):
+    """Where to split each run i..j of matrices so that the products cost least (Cormen et al.,
+    as PyTorch's matrix_chain_order; the first split of the cheapest kept)."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] is None or q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def multi_dot(tensors):
+    """The product of two or more matrices (the first and last may be vectors) in the order that
+    costs least, with PyTorch's mm nodes and a final view."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"linalg_multi_dot(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+    _tensors_expected(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    out_shape = []
+    ts = list(tensors)
+    first, last = tensors[0], tensors[-1]
+    if first._data.ndim == 1:
+        ts[0] = unsqueeze(first, 0)
+    elif first._data.ndim == 2:
+        out_shape.append(first._data.shape[0])
+    else:
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first._data.ndim}D")
+    if last._data.ndim == 1:
+        ts[-1] = unsqueeze(last, -1)
+    elif last._data.ndim == 2:
+        out_shape.append(last._data.shape[1])
+    else:
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last._data.ndim}D")
+    for i in range(1, n - 1):
+        if tensors[i]._data.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i]._data.ndim}D")
+    dt = ts[0]._data.dtype
+    for i in range(1, n):
+        if ts[i]._data.dtype != dt:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                               f"{_CPP_TYPE_NAMES[dt.name]} and tensor {i} {_CPP_TYPE_NAMES[ts[i]._data.dtype.name]}")
+        if ts[i - 1]._data.shape[-1] != ts[i]._data.shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1]._data.shape)} "
+                               f"and {list(tensors[i]._data.shape)} cannot be multiplied")
+    if n == 2:
+        result = mm(ts[0], ts[1])
+    elif n == 3:
+        a, b = ts[0]._data.shape[0], ts[1]._data.shape[0]
+        c, d = ts[2]._data.shape
+        cost_1, cost_2 = a * c * (b + d), b * d * (a + c)
+        result = mm(ts[0], mm(ts[1], ts[2])) if cost_1 > cost_2 else mm(mm(ts[0], ts[1]), ts[2])
+    else:
+        split = _chain_order([t._data.shape[0] for t in ts] + [ts[-1]._data.shape[1]])
+
+        def chain(i, j):
+            return ts[i] if i == j else mm(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+
+        result = chain(0, n - 1)
+    return view(result, out_shape)
+
+
+_CHAIN_MATMUL_WARNING = (
+    "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot "
+    "instead, which accepts a list of two or more tensors rather than multiple parameters. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/LinearAlgebra.cpp:1102.)")
+
+
+def _chain_matmul(*matrices, out=None):
+    """``torch.chain_matmul(*matrices)``: ``linalg.multi_dot`` of two or more matrices (one is
+    cloned), deprecated with PyTorch's warning (once)."""
+    _tensors_expected(matrices)
+    _warn_once("chain_matmul", _CHAIN_MATMUL_WARNING)
+    for m in matrices:
+        if m._data.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {m._data.ndim}, expected 2 instead.")
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    if out is not None:
+        if len(matrices) == 1:
+            out.resize_(matrices[0].shape)
+            return out.copy_(matrices[0])
+        from . import linalg
+
+        return linalg.multi_dot(list(matrices), out=out)
+    return clone(matrices[0]) if len(matrices) == 1 else multi_dot(list(matrices))
+
+
+def vecdot(x, y, *, dim=-1):
+    """The dot products of the vectors along ``dim`` (batches broadcast): ``vdot`` for two vectors,
+    else ``(x * y).sum(dim)``, as PyTorch computes it for real tensors."""
+    need_tensor("linalg_vecdot", "x", 1, x)
+    need_tensor("linalg_vecdot", "y", 2, y)
+    _check_float(x, "linalg.vecdot")
+    if x._data.dtype != y._data.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                           f"{_scalar_type(x)} and y of type {_scalar_type(y)} instead")
+    if x._data.ndim == 1 and y._data.ndim == 1:
+        return vdot(x, y)
+    return sum(x * y, dim)
+
+
+def vander(x, *, N=None):
+    """The Vandermonde matrix of the powers 0, 1, ..., N - 1 of each element (increasing, unlike
+    ``torch.vander``): a row of ones, then a cumprod, as PyTorch builds it."""
+    need_tensor("linalg_vander", "x", 1, x)
+    d = x._data
+    if d.dtype == np.bool_:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+    n = N if N is not None else d.shape[-1] if d.ndim else 0
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = cumprod(expand(unsqueeze(x, -1), d.shape + (n - 1,)), -1)
+    ones = _wrap(np.ones(d.shape + (1,), powers._data.dtype))
+    return cat([ones, powers], -1)
+
+
+def tensorinv(A, ind=2):
+    """The inverse of A seen as a matrix of its first ``ind`` dims by the rest: shape
+    ``A.shape[ind:] + A.shape[:ind]``. Through ``inv_ex`` and two reshapes, as PyTorch computes it."""
+    need_tensor("linalg_tensorinv", "input", 1, A)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    shape = A._data.shape
+    if ind > len(shape):
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {len(shape)}")
+    rows, cols = math.prod(shape[:ind]), math.prod(shape[ind:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                           f"but got {cols} != {rows}")
+    square = reshape(A, (cols, cols))
+    result, info = inv_ex(square)
+    if info._data.any():
+        raise _singular_inverse(square, "inv", info._data)
+    return reshape(result, shape[ind:] + shape[:ind])
+
+
+def tensorsolve(A, B, dims=None):
+    """X with ``tensordot(A, X, X.ndim) = B``: A's dims ``dims`` moved last, then a matrix ``solve``
+    between reshapes, as PyTorch computes it."""
+    need_tensor("linalg_tensorsolve", "input", 1, A)
+    need_tensor("linalg_tensorsolve", "other", 2, B)
+    nd = A._data.ndim
+    if dims is not None:
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        A = movedim(A, dims, list(range(nd - len(dims), nd)))
+    shape = A._data.shape
+    result_shape = shape[B._data.ndim:]
+    size, other = math.prod(result_shape), math.prod(B._data.shape)
+    if size != other:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {size} != {other}")
+    return reshape(solve(reshape(A, (size, size)), flatten(B)), result_shape)
+
+
+# ----- The legacy torch.svd, torch.qr, torch.pinverse, and the functions PyTorch has removed -----
+
+_Svd = return_type("svd", ("U", "S", "V"))
+_Qr = return_type("qr", ("Q", "R"))
+
+
+def _torch_svd(input, some=True, compute_uv=True):
+    """``torch.svd``: ``(U, S, V)`` with V, not V^T (a transposed view of linalg.svd's Vh); reduced
+    unless ``some=False``. Without ``compute_uv``, U and V are zeros of full size."""
+    need_tensor("svd", "input", 1, input)
+    d = input._data
+    if d.ndim < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {d.ndim} dimensions instead")
+    if compute_uv:
+        U, S, Vh = svd(input, full_matrices=not some)
+        return _Svd(U, S, _mT(Vh))
+    S = svdvals(input)
+    m, n = d.shape[-2:]
+    return _Svd(_wrap(np.zeros(d.shape[:-2] + (m, m), d.dtype)), S,
+                _mT(_wrap(np.zeros(d.shape[:-2] + (n, n), d.dtype))))
+
+
+_QR_WARNING = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\nThe "
+    "boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be "
+    "replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete') (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2505.)")
+
+
+def _torch_qr(input, some=True):
+    """``torch.qr``: ``linalg.qr`` in 'reduced' (or 'complete' if not ``some``) mode, deprecated
+    with PyTorch's warning (once)."""
+    need_tensor("qr", "input", 1, input)
+    _warn_once("qr", _QR_WARNING)
+    return _Qr(*qr(input, "reduced" if some else "complete"))
+
+
+def _pinverse(input, rcond=1e-15):
+    """``Tensor.pinverse``: ``linalg.pinv`` with ``rcond``."""
+    return pinv(input, rcond=rcond)
+
+
+def _named(name, qualname=None):
+    """Give a function PyTorch's name for it, which its argument errors show."""
+    def named(f):
+        f.__name__, f.__qualname__ = name, qualname or name
+        return f
+    return named
+
+
+_SOLVE_REMOVED = (
+    "This function was deprecated since version 1.9 and is now removed. `torch.solve` is deprecated in favor of "
+    "`torch.linalg.solve`. `torch.linalg.solve` has its arguments reversed and does not return the LU factorization."
+    "\n\nTo get the LU factorization see `torch.lu`, which can be used with `torch.lu_solve` or `torch.lu_unpack`.\n"
+    "X = torch.solve(B, A).solution should be replaced with:\nX = torch.linalg.solve(A, B)")
+_LSTSQ_REMOVED = (
+    "This function was deprecated since version 1.9 and is now removed. `torch.lstsq` is deprecated in favor of "
+    "`torch.linalg.lstsq`.\n`torch.linalg.lstsq` has reversed arguments and does not return the QR decomposition in "
+    "the returned tuple (although it returns other information about the problem).\n\nTo get the QR decomposition "
+    "consider using `torch.linalg.qr`.\n\nThe returned solution in `torch.lstsq` stored the residuals of the solution "
+    "in the last m - n columns of the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the "
+    "field 'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\nX, _ = torch.lstsq(B, "
+    "A).solution[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, B).solution")
+_EIG_REMOVED = (
+    "This function was deprecated since version 1.9 and is now removed. `torch.linalg.eig` returns complex tensors of "
+    "dtype `cfloat` or `cdouble` rather than real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be "
+    "replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be "
+    "replaced with:\nL_complex, V_complex = torch.linalg.eig(A)")
+_SYMEIG_REMOVED = (
+    "This function was deprecated since version 1.9 and is now removed. The default behavior has changed from using "
+    "the upper triangular portion of the matrix by default to using the lower triangular portion.\n\nL, _ = "
+    "torch.symeig(A, upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else "
+    "'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced with:\nL, V = torch.linalg.eigh(A, "
+    "UPLO='U' if upper else 'L')")
+_MATRIX_RANK_REMOVED = (
+    "This function was deprecated since version 1.9 and is now removed.\nPlease use the `torch.linalg.matrix_rank` "
+    "function instead. The parameter 'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.")
+
+# These exist in PyTorch only to say what replaces them, with its signatures (which argument errors show).
+
+@_named("solve")
+def _torch_solve(input, A, *, out=None):
+    raise RuntimeError(_SOLVE_REMOVED)
+
+
+@_named("lstsq")
+def _torch_lstsq(input, A, *, out=None):
+    raise RuntimeError(_LSTSQ_REMOVED)
+
+
+@_named("eig")
+def _torch_eig(self, eigenvectors=False, *, e=None, v=None):
+    raise RuntimeError(_EIG_REMOVED)
+
+
+@_named("_symeig")
+def _torch_symeig(input, eigenvectors=False, upper=True, *, out=None):
+    raise RuntimeError(_SYMEIG_REMOVED)
+
+
+@_named("matrix_rank")
+def _torch_matrix_rank(input, tol=None, symmetric=False, *, out=None):
+    raise RuntimeError(_MATRIX_RANK_REMOVED)
+
+
+@_named("solve", "Tensor.solve")
+def _tensor_solve(self, other):
+    raise RuntimeError(_SOLVE_REMOVED)
+
+
+@_named("lstsq", "Tensor.lstsq")
+def _tensor_lstsq(self, other):
+    raise RuntimeError(_LSTSQ_REMOVED)
+
+
+@_named("eig", "Tensor.eig")
+def _tensor_eig(self, eigenvectors=False):
+    raise RuntimeError(_EIG_REMOVED)
+
+
+@_named("symeig", "Tensor.symeig")
+def _tensor_symeig(self, eigenvectors=False):
+    raise RuntimeError(_SYMEIG_REMOVED)
+
+
 # ----- grad_fn._saved_* of these nodes, named as PyTorch names them -----
 
 def _saved_lu(transposed):
@@ -1479,6 +2408,13 @@ def _saved_lu(transposed):
             a = np.swapaxes(a, -1, -2)
         return _lu(a)
     return (lambda node: _wrap(lu_of(node)[0])), (lambda node: _wrap(lu_of(node)[1]))
+
+
+def _kept_output(node, i):
+    """A kept output that takes no grad (pivots, P): without the node as grad_fn, as PyTorch saves it."""
+    if node._freed:
+        raise freed_error()
+    return node._attrs["outs"].get(i, graph=False)
 
 
 _DET_LU, _DET_PIVOTS = _saved_lu(True)
@@ -1513,9 +2449,19 @@ _SAVED = {
     "LinalgHouseholderProductBackward0": {"input": _saved_slot(0), "tau": _saved_slot(1),
                                           "result": _saved_slot("result")},
     "GeqrfBackward0": {},
+    "LinalgLuFactorExBackward0": {"LU": _saved_slot("result"), "pivot": _saved_attr("pivot"),
+                                  "pivots": lambda node: _kept_output(node, 1)},
+    "LinalgLuBackward0": {"P": lambda node: _kept_output(node, 0), "L": _saved_output(1), "U": _saved_output(2),
+                          "pivot": _saved_attr("pivot")},
+    "LuUnpackBackward0": {"LU_data_sym_argsize_minus_1": lambda node: node._metas[0][0][-1],
+                          "LU_data_sym_argsize_minus_2": lambda node: node._metas[0][0][-2]},
+    "LinalgLuSolveBackward0": {"LU": _saved_slot(0), "pivots": _saved_tensor_attr("pivots"),
+                               "result": _saved_slot("result"), "left": _saved_attr("left"),
+                               "adjoint": _saved_attr("adjoint")},
+    "LinalgLstsqBackward0": {"self": _saved_slot(0), "b": _saved_slot(1), "solution": _saved_slot("result")},
 }
 register_saved(_SAVED)
 
-from ._out import take_out  # noqa: E402
+from ._out import resize_warning, take_out  # noqa: E402
 
 take_out(globals(), "linalg.")

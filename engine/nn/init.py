@@ -8,8 +8,10 @@ import warnings
 
 from .. import _grad_mode
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_"]
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_",
+           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_",
+           "uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform",
+           "kaiming_normal", "orthogonal", "sparse"]
 
 _LINEAR_GAIN = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
                 "sigmoid")
@@ -160,3 +162,115 @@ def orthogonal_(tensor, gain=1, generator=None):
     with _grad_mode.no_grad():
         tensor.copy_(_wrap(q.reshape(tensor.shape).astype(tensor._data.dtype)))
         return tensor.mul_(gain)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    r"""Fill ``tensor`` with values from :math:`\mathcal{N}(\text{mean}, \text{std}^2)` truncated to
+    ``[a, b]``, by PyTorch's rejection sampling (normal draws redrawn until inside when at least
+    30% of the mass is, else uniform proposals on ``[a, b]`` accepted by the density), so that after
+    the same ``manual_seed`` the values are PyTorch's."""
+    from .. import _factories, _ops
+
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+    with _grad_mode.no_grad():
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            lo, hi = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                result = _ops.where(mask, _factories.empty_like(result).normal_(mean, std, generator=generator),
+                                    result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+        candidates = _factories.empty_like(tensor)
+        accept_buf = _factories.empty_like(tensor)
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        pending = accept_buf.uniform_(generator=generator).log_().gt(candidates)
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = _ops.where(pending, candidates, result)
+                candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+                pending = _ops.where(pending, accept_buf.uniform_(generator=generator).log_().gt(candidates), pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
+
+
+def dirac_(tensor, groups=1):
+    """Fill a 3-, 4- or 5-D convolution weight with the Dirac delta: each of the first ``min(out,
+    in)`` output channels of each group passes its input channel through unchanged."""
+    dimensions = tensor.ndimension()
+    if dimensions not in [3, 4, 5]:
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_chans_per_grp = sizes[0] // groups
+    min_dim = min(out_chans_per_grp, sizes[1])
+    with _grad_mode.no_grad():
+        tensor.zero_()
+        centre = tuple(n // 2 for n in sizes[2:])
+        for g in range(groups):
+            for d in range(min_dim):
+                tensor[(g * out_chans_per_grp + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    r"""Fill a 2-D ``tensor`` from :math:`\mathcal{N}(0, \text{std}^2)`, then zero
+    ``ceil(sparsity * rows)`` rows of each column (a ``randperm`` per column, as PyTorch draws)."""
+    from .. import _factories
+
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with _grad_mode.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            zero_indices = _factories.randperm(rows)[:num_zeros]
+            tensor[zero_indices, col_idx] = 0
+    return tensor
+
+
+def _make_deprecate(meth):
+    new_name = meth.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.", FutureWarning,
+                      stacklevel=2)
+        return meth(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"""{old_name}(...): deprecated in favor of :func:`torch.nn.init.{new_name}`."""
+    deprecated_init.__name__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)

@@ -10,7 +10,7 @@ from itertools import chain
 import numpy as np
 
 from .. import _dtypes, _grad_mode
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, typename as _typename
 from ..utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
@@ -27,20 +27,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-def _typename(obj):
-    """``torch.typename``: ``'torch.FloatTensor'`` for a tensor, else the qualified type name."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module, qualname = obj.__class__.__module__ or "", obj.__class__.__qualname__
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def _use_grad_for_differentiable(step):

@@ -708,3 +708,26 @@ def same(torch_ref, et, fn):
     ours, ref = outcome(fn, et), outcome(fn, torch_ref)
     assert _close(ours, ref), f"\nengine: {ours}\ntorch:  {ref}"
     return ref
+
+
+def names(fn, depth=3):
+    """A node's name and, ``depth`` levels down, its next_functions' names."""
+    if fn is None:
+        return None
+    if depth == 0:
+        return fn.name()
+    return fn.name(), [None if f is None else names(f, depth - 1) for f, _ in fn.next_functions]
+
+
+def check_grads(et, op, values, gradgrad=True):
+    """Finite differences in float64 of ``op(et, *tensors)``'s outputs that require grad: first order,
+    and second unless not ``gradgrad``."""
+    xs = [et.tensor(v, dtype=et.float64, requires_grad=True) for v in values]
+
+    def fn(*xs):
+        out = op(et, *xs)
+        return tuple(y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad)
+
+    assert et.autograd.gradcheck(fn, xs)
+    if gradgrad:
+        assert et.autograd.gradgradcheck(fn, xs)

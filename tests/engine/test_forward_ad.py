@@ -307,3 +307,25 @@ def test_tangents_are_dropped_when_the_level_exits(torch_ref):
             fwAD.make_dual(T.zeros(2), T.ones(2))
         with pytest.raises(RuntimeError, match="Dual level must be a positive number."):
             fwAD.exit_dual_level()
+
+
+def test_shape_changing_in_place_methods_reshape_the_tangent(torch_ref, et):
+    """``squeeze_``, ``unsqueeze_``, ``t_``, ``transpose_``: the tangent takes the new shape with the primal."""
+    from tests.engine.opinfo import outcome
+
+    def reshaped(t):
+        import importlib
+
+        fwAD = importlib.import_module(t.__name__ + ".autograd.forward_ad")
+        out = []
+        for name, args in (("squeeze_", ()), ("unsqueeze_", (0,)), ("t_", ()), ("transpose_", (0, 1)),
+                           ("squeeze_", (1,))):
+            with fwAD.dual_level():
+                d = fwAD.make_dual(t.arange(2.).view(2, 1).clone(), t.tensor([[1.], [2.]]))
+                p = fwAD.unpack_dual(getattr(d, name)(*args))
+                out.append((tuple(p.primal.shape), p.tangent.tolist()))
+        return out
+
+    ours, ref = outcome(reshaped, et)[0], outcome(reshaped, torch_ref)[0]
+    assert ours == ref
+    assert ref[1][0] == ((2,), [1.0, 2.0]) and ref[1][2] == ((1, 2), [[1.0, 2.0]])

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.engine.opinfo import outcome, same
+from tests.engine.opinfo import check_grads, names, outcome, same
 
 NAN, INF = float("nan"), float("inf")
 X = ((np.random.default_rng(0).permutation(12) - 5.5) / 2).reshape(3, 4).tolist()
@@ -17,15 +17,6 @@ Y3 = ((np.random.default_rng(3).permutation(40) - 19.5) / 8).reshape(2, 4, 5).to
 V = [0.5, -1.25, 2.0, 0.75]
 W = [1.5, -0.5, 0.25]
 U = [[0.5, 1.0, -2.0, 0.0], [1.5, -1.0, 0.25, 2.0]]  # rows for cdist against X
-
-
-def names(fn, depth=3):
-    """A node's name and, ``depth`` levels down, its next_functions' names."""
-    if fn is None:
-        return None
-    if depth == 0:
-        return fn.name()
-    return fn.name(), [None if f is None else names(f, depth - 1) for f, _ in fn.next_functions]
 
 
 # ----- Values, dtypes and errors -----
@@ -405,15 +396,7 @@ NOT_SMOOTH = {"vander", "vander N increasing",  # (PyTorch's own backward throug
 @pytest.mark.parametrize("name", [n for n in GRADS if n not in NOT_SMOOTH])
 def test_gradcheck(et, name):
     op, *values = GRADS[name]
-    xs = [et.tensor(v, dtype=et.float64, requires_grad=True) for v in values]
-
-    def fn(*xs):
-        out = op(et, *xs)
-        return tuple(y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad)
-
-    assert et.autograd.gradcheck(fn, xs)
-    if name not in NO_GRADGRAD:
-        assert et.autograd.gradgradcheck(fn, xs)
+    check_grads(et, op, values, gradgrad=name not in NO_GRADGRAD)
 
 
 @pytest.mark.torch

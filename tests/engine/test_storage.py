@@ -183,3 +183,36 @@ def test_inference_tensors(torch_ref, et):
     ref = same(torch_ref, et, inference)
     assert ref[0][1][0] == [True, True, False, False, True, True, False, True, True, True, True]
     assert ref[0][1][2][5][2].startswith("Inference tensors cannot be saved for backward.")
+
+
+VIEW_DTYPE = {
+    "same size": lambda t: (t.arange(4.).view(t.int32), t.arange(4.).view(dtype=t.int32),
+                            t.tensor(1.5).view(t.int32), t.arange(8, dtype=t.int64).view(t.float64)),
+    "larger": lambda t: (t.arange(4.).view(t.float64), t.arange(4.).view(2, 2).view(t.float64),
+                         t.arange(4.)[2:4].view(t.float64), t.arange(4.)[2:4].view(t.float64).storage_offset()),
+    "smaller": lambda t: (t.arange(4.).view(t.int16), t.arange(4.).view(t.bool), t.arange(4.).view(t.float16),
+                          t.ones(2, 2, dtype=t.float64).view(t.float32).shape, t.ones(2, dtype=t.bool).view(t.int8)),
+    "no grad": lambda t: [(t.arange(4., requires_grad=True) * 1).view(d) for d in (t.int32, t.float32, t.float64)],
+    "odd last size": lambda t: t.arange(3.).view(t.float64),
+    "offset": lambda t: t.arange(4.)[1:3].view(t.float64),
+    "strided last dim": lambda t: t.arange(4.).view(2, 2).t().view(t.int16),
+    "odd stride": lambda t: t.arange(12.).view(4, 3)[:, :2].view(t.float64),
+    "even stride": lambda t: t.arange(12.).view(3, 4)[:, :2].view(t.float64),
+    "0-d": lambda t: (outcome(lambda t: t.tensor(1.5).view(t.float16), t),
+                      outcome(lambda t: t.tensor(1.5, dtype=t.float16).view(t.float32), t)),
+}
+
+
+@pytest.mark.parametrize("name", VIEW_DTYPE)
+def test_view_as_another_dtype(torch_ref, et, name):
+    same(torch_ref, et, VIEW_DTYPE[name])
+
+
+def test_view_as_another_dtype_shares_memory(torch_ref, et):
+    def shared(t):
+        x = t.arange(4.)
+        v = x.view(t.int32)
+        v[0] = 1065353216
+        return x.tolist(), x._version, v._version, v.untyped_storage().data_ptr() == x.data_ptr()
+
+    assert same(torch_ref, et, shared)[0][1] == ([1.0, 1.0, 2.0, 3.0], 1, 1, True)

@@ -10,7 +10,8 @@ from .module import Module
 
 __all__ = ["ReLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU", "GELU",
            "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU", "Mish", "Hardsigmoid", "Hardswish",
-           "Softmin", "GLU", "Threshold", "Tanhshrink", "Hardshrink", "Softshrink", "PReLU", "MultiheadAttention"]
+           "Softmin", "GLU", "Threshold", "Tanhshrink", "Hardshrink", "Softshrink", "PReLU", "MultiheadAttention",
+           "RReLU"]
 
 
 def _inplace_repr(inplace):
@@ -531,3 +532,27 @@ class MultiheadAttention(Module):
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
         return out, weights
+
+
+class RReLU(Module):
+    r"""The randomized leaky ReLU: negative inputs times a slope drawn from U(lower, upper) per
+    element in training, times ``(lower + upper) / 2`` in evaluation.
+
+    >>> nn.RReLU(0.1, 0.3)
+    RReLU(lower=0.1, upper=0.3)
+    """
+
+    __constants__ = ["lower", "upper", "inplace"]
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace_str}"

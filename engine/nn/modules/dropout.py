@@ -3,7 +3,7 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 
 
 class _DropoutNd(Module):
@@ -74,3 +74,19 @@ class Dropout3d(_DropoutNd):
 
     def forward(self, input):
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    r"""Dropout for SELU networks: in training, each element dropped with probability ``p`` is set
+    to SELU's negative saturation and the result scaled and shifted to keep zero mean and unit
+    variance; in evaluation, returns its input."""
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    r"""``AlphaDropout`` of whole channels (``input[i, j]``), one draw per (sample, channel)."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -8,7 +8,7 @@ from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "LazyLinear"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "LazyLinear", "Bilinear"]
 
 
 class Identity(Module):
@@ -98,3 +98,42 @@ class LazyLinear(LazyModuleMixin, Linear):
             if self.bias is not None:
                 self.bias.materialize((self.out_features,))
             self.reset_parameters()
+
+
+class Bilinear(Module):
+    r"""Applies a bilinear transformation: :math:`y = x_1^T A x_2 + b`, ``weight`` of shape
+    (out_features, in1_features, in2_features), both drawn from U(-1/sqrt(in1), 1/sqrt(in1)).
+
+    >>> nn.Bilinear(20, 30, 40)
+    Bilinear(in1_features=20, in2_features=30, out_features=40, bias=True)
+    """
+
+    __constants__ = ["in1_features", "in2_features", "out_features"]
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(_factories.empty((out_features, in1_features, in2_features), device=device,
+                                                 dtype=dtype))
+        if bias:
+            self.bias = Parameter(_factories.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.in1_features <= 0:
+            raise ValueError(f"in1_features must be > 0, but got (in1_features={self.in1_features})")
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")

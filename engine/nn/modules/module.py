@@ -7,26 +7,12 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ... import _dtypes, _grad_mode
-from ..._tensor import Tensor, check_device
+from ..._tensor import Tensor, check_device, typename as _typename
 from ...utils.hooks import BackwardHook, RemovableHandle
 from ..parameter import Parameter
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "register_module_full_backward_pre_hook",
            "register_module_backward_hook", "register_module_full_backward_hook", "Module"]
-
-
-def _typename(obj):
-    """``torch.typename``: a tensor's legacy type (``torch.FloatTensor``), else the dotted class name,
-    this package's classes under PyTorch's module names (``torch.nn.modules.linear.Linear``)."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-    if qualname is None:
-        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
-    if module.startswith("engine."):
-        module = "torch." + module[len("engine."):]
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def _addindent(text, spaces):

@@ -1,10 +1,12 @@
 """Pooling layers: max, average and adaptive pooling, laid out as PyTorch's ``torch/nn/modules/pooling.py``."""
 from ... import _conv as C
 from ..._conv import _pair, _single, _triple
+from .. import functional as F
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveMaxPool1d",
-           "AdaptiveMaxPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"]
+           "AdaptiveMaxPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "LPPool1d", "LPPool2d", "LPPool3d",
+           "MaxUnpool1d", "MaxUnpool2d"]
 
 
 class _MaxPoolNd(Module):
@@ -177,3 +179,79 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     """
 
     _functional = staticmethod(C.adaptive_avg_pool2d)
+
+
+class _LPPoolNd(Module):
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self):
+        return "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, ceil_mode={ceil_mode}".format(
+            **self.__dict__)
+
+    def forward(self, input):
+        return self._functional(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool1d(_LPPoolNd):
+    r"""1-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window.
+
+    >>> nn.LPPool1d(2, 3, stride=2)
+    LPPool1d(norm_type=2, kernel_size=3, stride=2, ceil_mode=False)
+    """
+
+    _functional = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPoolNd):
+    r"""2-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window."""
+
+    _functional = staticmethod(F.lp_pool2d)
+
+
+class LPPool3d(_LPPoolNd):
+    r"""3-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window."""
+
+    _functional = staticmethod(F.lp_pool3d)
+
+
+class _MaxUnpoolNd(Module):
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    r"""The partial inverse of ``MaxPool1d``: each value put back at its index (from the pooling's
+    ``return_indices=True``), zeros elsewhere.
+
+    >>> nn.MaxUnpool1d(2)
+    MaxUnpool1d(kernel_size=(2,), stride=(2,), padding=(0,))
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    r"""The partial inverse of ``MaxPool2d``: each value put back at its index, zeros elsewhere."""
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if stride is not None else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
