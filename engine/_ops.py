@@ -3173,7 +3173,11 @@ def to_dtype(x, dt, copy=False):
     npd = _dtypes.to_numpy_dtype(dt)
     if x._data.dtype == npd and not copy:
         return x
-    return record(TO_COPY, (x,), x._data.astype(npd))
+    d = x._data
+    if d.dtype.kind == "f" and npd.kind in "iu" and npd.itemsize < 4:
+        # (through int64, so that out-of-range values wrap as on PyTorch's x86 builds, in Pyodide too)
+        d = d.astype(np.int64)
+    return record(TO_COPY, (x,), d.astype(npd))
 
 
 def flip(input, dims):
@@ -3415,7 +3419,8 @@ def index_select(input, dim, index):
             bad = int(idx[((idx < 0) | (idx >= n)).argmax()])
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
-    out = record(INDEX_SELECT, (input,), np.take(input._data, idx, axis=dim), {"dim": dim, "index": idx})
+    # (np.take wants intp indices: 32 bits in Pyodide)
+    out = record(INDEX_SELECT, (input,), np.take(input._data, idx.astype(np.intp), axis=dim), {"dim": dim, "index": idx})
     return _given(out, dim=given) if given != dim else out
 
 
@@ -4552,14 +4557,14 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     need_tensor("repeat_interleave", "repeats", 1, input)
     if repeats is None:  # repeat_interleave(counts): each index repeated its count of times
         counts = input._data
-        return _wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+        return _wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts.astype(np.intp)))
     if isinstance(repeats, Tensor):
         if dim is None:
             input, dim = flatten(input), 0
         dim = norm_dims(dim, input._data.ndim)[0]
         r = np.broadcast_to(repeats._data.reshape(-1), (input._data.shape[dim],)) if repeats._data.size == 1 \
             else repeats._data
-        return index_select(input, dim, _wrap(np.repeat(np.arange(len(r), dtype=np.int64), r)))
+        return index_select(input, dim, _wrap(np.repeat(np.arange(len(r), dtype=np.int64), r.astype(np.intp))))
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     # PyTorch's composite for a number: unsqueeze, expand, copy, view
@@ -5571,7 +5576,7 @@ def _index_shape(d, dim, index):
 
 
 def _index_select_np(d, dim, index):
-    return np.take(d.reshape(d.shape or (1,)), index.reshape(-1), axis=dim)
+    return np.take(d.reshape(d.shape or (1,)), index.reshape(-1).astype(np.intp), axis=dim)
 
 
 def _index_mean_count(g, dim, index, include_self):
@@ -7909,7 +7914,7 @@ def frexp(input):
     if d.dtype.kind != "f":
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     mantissa, exponent = np.frexp(d)
-    exponent = exponent.astype(np.int32)
+    exponent = np.where(np.isfinite(d), exponent, 0).astype(np.int32)  # (C leaves it unspecified for inf, nan)
     outs = record(FREXP, (input,), (mantissa.astype(d.dtype), exponent), {"exponent": exponent}, n_outputs=2)
     return return_type("frexp", ("mantissa", "exponent"))(*outs)
 

@@ -214,6 +214,7 @@ def _resample_arrays(x, taps, separable=False):
     for i in reversed(range(nd)):
         axis = y.ndim - nd + i
         index, weight = taps[i]
+        index = index.astype(np.intp, copy=False)  # (np.take's index type: 32 bits in Pyodide)
         if weight is None:
             y = np.take(y, index[:, 0], axis=axis)
             continue
@@ -232,6 +233,7 @@ def _bilinear_small_arrays(x, taps):
     Its channels come in vectors (8 floats, 4 doubles, 16 halfs) and a scalar tail, whose sums its
     build contracts to fused multiply-adds each in its own order."""
     (ih, wh), (iw, ww) = taps
+    ih, iw = ih.astype(np.intp, copy=False), iw.astype(np.intp, copy=False)  # (np.take's: 32 bits in Pyodide)
     work = np.float64 if x.dtype == np.float64 else np.float32
     lanes = {np.float64: 4, np.float32: 8}.get(x.dtype.type, 16)
     vec = x.shape[1] - x.shape[1] % lanes
@@ -309,7 +311,7 @@ def _uint8_resample_arrays(x, kind, out_size, scales, align_corners):
         acc = np.full(y.shape[:axis] + (out_size[i],) + y.shape[axis + 1:], 1 << (precision - 1), np.int64)
         for j in range(weights.shape[1]):
             valid = j < count
-            t = np.take(y, np.minimum(start + j, n_in - 1), axis=axis).astype(np.int64)
+            t = np.take(y, np.minimum(start + j, n_in - 1).astype(np.intp), axis=axis).astype(np.int64)
             acc += t * _along(y.ndim, axis, np.where(valid, weights[:, j], 0))
         y = np.clip(acc >> precision, 0, 255).astype(np.uint8)
     return y

@@ -185,10 +185,14 @@ def _eye_like(d):
 def _inverse(d):
     """(inverse, info) of a stack of square matrices; a singular one is solved as getrs does."""
     try:
-        return _quietly(np.linalg.inv, d), np.zeros(d.shape[:-2], np.int32)
+        out = _quietly(np.linalg.inv, d)
+        # (Pyodide's NumPy raises nothing for a singular matrix: WebAssembly has no floating-point flags)
+        if np.isfinite(out).all() or not np.isfinite(d).all():
+            return out, np.zeros(d.shape[:-2], np.int32)
     except np.linalg.LinAlgError:
-        lu, piv, info = _lu(d)
-        return _lu_solve(lu, piv, _eye_like(d)), info
+        pass
+    lu, piv, info = _lu(d)
+    return _lu_solve(lu, piv, _eye_like(d)), info
 
 
 def _mT(x):
@@ -375,6 +379,8 @@ def _solve(A, B, left, fname):
     info = np.zeros(a.shape[:-2], np.int32)
     try:
         x = _quietly(np.linalg.solve, a2, b2)
+        if not np.isfinite(x).all() and np.isfinite(a2).all() and np.isfinite(b2).all():
+            raise np.linalg.LinAlgError  # (singular, in Pyodide, which raises nothing: see _inverse)
     except np.linalg.LinAlgError:
         lu, piv, info = _lu(a if left else np.swapaxes(a, -1, -2))
         lu2 = np.broadcast_to(lu, batch + lu.shape[-2:])

@@ -250,6 +250,54 @@ def check_layers_hooks_and_save_load():
     assert torch.histc(torch.tensor([1.0, 2.0, 2.0]), bins=2, min=0, max=2).tolist() == [0.0, 3.0]
 
 
+# ----- Where Pyodide's NumPy differs: intp is 32 bits (np.take, np.repeat refuse int64 indices),
+# WebAssembly has no floating-point flags (np.linalg raises nothing for a singular matrix) and
+# saturates float-to-int conversions -----
+
+def check_interpolate():
+    import engine.nn.functional as F
+
+    x = torch.arange(12.).view(1, 1, 3, 4)
+    got = F.interpolate(x, size=(2, 6), mode="bilinear").flatten().tolist()
+    assert np.allclose(got, [1.0, 1.5, 2.1666667, 2.8333333, 3.5, 4.0, 7.0, 7.5, 8.1666670, 8.8333330, 9.5, 10.0]), got
+    got = F.interpolate(x, size=(2, 3), mode="bilinear", antialias=True).flatten().tolist()
+    assert np.allclose(got, [1.8, 3.0, 4.2, 6.8, 8.0, 9.2]), got
+    y = F.interpolate(x.requires_grad_(), scale_factor=2, mode="nearest")
+    assert y.shape == (1, 1, 6, 8) and y.grad_fn.name() == "UpsampleNearest2DBackward0"
+    u = torch.tensor([[[[3, 200], [255, 0]]]], dtype=torch.uint8)
+    got = F.interpolate(u, size=(3, 3), mode="bilinear").flatten().tolist()
+    assert got == [3, 102, 200, 129, 115, 100, 255, 128, 0], got
+
+
+def check_integer_indices():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (index_reduce's beta warning)
+        t = torch.zeros(3, 2).index_reduce(0, torch.tensor([0, 2, 0]), torch.tensor([[1., 2.], [3., 4.], [5., 6.]]),
+                                           "amax")
+    assert t.tolist() == [[5.0, 6.0], [0.0, 0.0], [3.0, 4.0]], t.tolist()
+    assert torch.arange(6.).view(3, 2).index_select(0, torch.tensor([2, 0])).tolist() == [[4.0, 5.0], [0.0, 1.0]]
+    assert torch.repeat_interleave(torch.tensor([2, 0, 1])).tolist() == [0, 0, 2]
+
+
+def check_conversions():
+    assert torch.tensor([-4.0, 300.0]).to(torch.uint8).tolist() == [252, 44]
+    assert torch.frexp(torch.tensor([float("inf"), float("nan"), 8.0])).exponent.tolist() == [0, 0, 4]
+
+
+def check_singular_matrices():
+    singular = torch.tensor([[1., 2.], [2., 4.]])
+    for call, message in ((lambda: torch.linalg.inv(singular), "linalg.inv: The diagonal element 2 is zero"),
+                          (lambda: torch.linalg.solve(singular, torch.tensor([1., 1.])),
+                           "torch.linalg.solve: The solver failed because the input matrix is singular.")):
+        try:
+            call()
+        except RuntimeError as e:
+            assert type(e).__name__ == "_LinAlgError" and str(e).startswith(message), str(e)
+        else:
+            raise AssertionError("no error for a singular matrix")
+    assert torch.linalg.inv_ex(singular).info.item() == 2
+
+
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}
 
 
