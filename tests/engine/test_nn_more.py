@@ -300,7 +300,8 @@ VALUES = {
         lambda t: F(t).rrelu(t.tensor(A).half(), training=True),
         lambda t: F(t).bilinear(t.tensor(A).half(), t.tensor(B).half(), t.ones(2, 4, 4).half()),
         lambda t: F(t).pixel_shuffle(t.tensor(A).half().reshape(1, 4, 3, 1), 2),
-        lambda t: F(t).max_unpool2d(t.tensor(A).half().reshape(1, 1, 3, 4), t.zeros(1, 1, 3, 4, dtype=t.long), 2,
+        # (distinct indices: where several values go to one place, PyTorch's threads race for it)
+        lambda t: F(t).max_unpool2d(t.tensor(A).half().reshape(1, 1, 3, 4), t.arange(12).reshape(1, 1, 3, 4) * 3, 2,
                                     output_size=(6, 8)))],
     "local_response_norm": lambda t: [
         F(t).local_response_norm(t.tensor(X3), 2), F(t).local_response_norm(t.tensor(X4), 3, alpha=0.1, beta=0.5, k=2),
