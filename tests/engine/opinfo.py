@@ -731,3 +731,31 @@ def check_grads(et, op, values, gradgrad=True):
     assert et.autograd.gradcheck(fn, xs)
     if gradgrad:
         assert et.autograd.gradgradcheck(fn, xs)
+
+
+def upstream(t, y, divisor=1):
+    """1, 2, 3, ... (over ``divisor``) in ``y``'s shape: an upstream grad whose every element differs."""
+    return t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape) / divisor
+
+
+def graded(op, *values, divisor=1):
+    """``op`` on float64 leaves made of ``values``, as ``fn(t)``: its output, its nodes three levels down,
+    and each leaf's grad after a backward with ``upstream`` grads."""
+    def run(t):
+        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
+        out = op(t, *xs)
+        ys = out if isinstance(out, tuple) else (out,)
+        total = sum((y * upstream(t, y, divisor)).sum() for y in ys if y.requires_grad)
+        total.backward()
+        return out, [names(y.grad_fn) for y in ys], [x.grad for x in xs]
+    return run
+
+
+def grads_with_graph(t, op, values, divisor=1):
+    """What a double backward draws: ``(xs, us, gs)``, the grads ``gs`` of ``op``'s outputs on float64
+    leaves ``xs`` from ``upstream`` grads ``us`` that require grad, with create_graph."""
+    xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
+    out = op(t, *xs)
+    ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
+    us = [upstream(t, y, divisor).requires_grad_() for y in ys]
+    return xs, us, t.autograd.grad(ys, xs, us, create_graph=True, allow_unused=True)

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.engine.opinfo import check_grads, names, outcome, same
+from tests.engine.opinfo import check_grads, graded, grads_with_graph, names, outcome, same
 
 INF = math.inf
 A = [[2.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.1, 2.0]]
@@ -360,19 +360,6 @@ def test_deprecation_warnings_once(torch_ref):
 
 # ----- Grads, nodes and the graphs of a double backward -----
 
-def graded(op, *values):
-    """``op`` on float64 leaves made of ``values``: its output, the nodes of each output that takes
-    a grad, and each leaf's grad after a backward with an upstream grad of 1, 2, 3, ..."""
-    def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
-        total = sum((y * t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape)).sum() for y in ys)
-        total.backward()
-        return out, [names(y.grad_fn) for y in ys], [x.grad for x in xs]
-    return run
-
-
 PIV = [2, 2, 3]  # (pivots of P3, for a packed LU leaf)
 
 GRADS = {
@@ -469,11 +456,7 @@ def test_rule_graphs_match_torch(torch_ref, et, name):
     op, *values = GRADS[name]
 
     def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
-        us = [t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape).requires_grad_() for y in ys]
-        gs = t.autograd.grad(ys, xs, us, create_graph=True, allow_unused=True)
+        xs, us, gs = grads_with_graph(t, op, values)
         return [None if g is None else (g, names(g.grad_fn)) for g in gs]
 
     same(torch_ref, et, run)

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.engine.opinfo import check_grads, names, outcome, same
+from tests.engine.opinfo import check_grads, graded, grads_with_graph, names, outcome, same
 
 NAN, INF = float("nan"), float("inf")
 X = ((np.random.default_rng(0).permutation(12) - 5.5) / 2).reshape(3, 4).tolist()
@@ -256,20 +256,6 @@ def test_meshgrid_warns_once_without_indexing(torch_ref, et):
 
 # ----- Grads and nodes -----
 
-def graded(op, *values):
-    """``op`` on leaves made of ``values``: its output, its node two levels down, and each leaf's grad
-    after a backward with an upstream grad of 1, 2, 3, ..."""
-    def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = out if isinstance(out, tuple) else (out,)
-        total = sum((y * t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape)).sum() for y in ys
-                    if y.requires_grad)
-        total.backward()
-        return out, [names(y.grad_fn) for y in ys], [x.grad for x in xs]
-    return run
-
-
 GRADS = {
     "diff": (lambda t, x: t.diff(x), X),
     "diff n=2 dim 0": (lambda t, x: x.diff(n=2, dim=0), X),
@@ -374,11 +360,7 @@ def test_rule_graphs_match_torch(torch_ref, et, name):
     op, *values = GRADS[name]
 
     def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
-        us = [t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape).requires_grad_() for y in ys]
-        gs = t.autograd.grad(ys, xs, us, create_graph=True, allow_unused=True)
+        xs, us, gs = grads_with_graph(t, op, values)
         return [None if g is None else (g.requires_grad, names(g.grad_fn)) for g in gs]
 
     same(torch_ref, et, run)

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.engine.opinfo import check_grads, names, outcome, same
+from tests.engine.opinfo import check_grads, graded, grads_with_graph, names, outcome, same
 
 _RNG = np.random.default_rng(7)
 X3 = _RNG.standard_normal((2, 3, 5)).round(4).tolist()  # (N, C, L)
@@ -470,20 +470,6 @@ def test_gumbel_softmax_finite_differences(et):
 
 # ----- Grads and nodes -----
 
-def graded(op, *values):
-    """``op`` on float64 leaves made of ``values``: its output, its node three levels down, and each
-    leaf's grad after a backward with an upstream grad of 1, 2, 3, ... (over 10)."""
-    def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = out if isinstance(out, tuple) else (out,)
-        total = sum((y * t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape) / 10).sum() for y in ys
-                    if y.requires_grad)
-        total.backward()
-        return out, [names(y.grad_fn) for y in ys], [x.grad for x in xs]
-    return run
-
-
 def _unpool(t, x, nd):
     pool = F(t).max_pool2d if nd == 2 else F(t).max_pool1d
     unpool = F(t).max_unpool2d if nd == 2 else F(t).max_unpool1d
@@ -560,7 +546,7 @@ GRADS = {
 @pytest.mark.parametrize("name", list(GRADS))
 def test_grads_match_torch(torch_ref, et, name):
     op, *values = GRADS[name]
-    same(torch_ref, et, graded(op, *values))
+    same(torch_ref, et, graded(op, *values, divisor=10))
 
 
 @pytest.mark.torch
@@ -571,11 +557,7 @@ def test_rule_graphs_match_torch(torch_ref, et, name):
     op, *values = GRADS[name]
 
     def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
-        us = [(t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape) / 10).requires_grad_() for y in ys]
-        gs = t.autograd.grad(ys, xs, us, create_graph=True, allow_unused=True)
+        xs, us, gs = grads_with_graph(t, op, values, 10)
         graphs = [None if g is None else (g.requires_grad, names(g.grad_fn)) for g in gs]
         try:
             seconds = t.autograd.grad([g.sum() for g in gs if g is not None and g.requires_grad], us,

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.engine.opinfo import check_grads, names, outcome, same
+from tests.engine.opinfo import check_grads, graded, grads_with_graph, names, outcome, same
 
 NAN, INF = float("nan"), float("inf")
 X = [[0.5, -1.0, 2.0, 3.5], [1.0, 4.0, -2.0, 0.0], [2.5, 1.5, 1.75, -0.5]]  # no two alike
@@ -424,20 +424,6 @@ def test_index_reduce_beta_warning():
 
 # ----- Grads, nodes and saved attributes -----
 
-def graded(op, *values):
-    """``op`` on float64 leaves made of ``values``: its output, its nodes, and each leaf's grad after a
-    backward with an upstream grad of 1, 2, 3, ..."""
-    def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = out if isinstance(out, tuple) else (out,)
-        total = sum((y * t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape)).sum() for y in ys
-                    if y.requires_grad)
-        total.backward()
-        return out, [names(y.grad_fn) for y in ys], [x.grad for x in xs]
-    return run
-
-
 def _scatter(r, include_self=True, index=((0, 1, 0), (1, 0, 0))):
     return lambda t, x, s: t.scatter_reduce(x, 0, t.tensor(index), s, r, include_self=include_self)
 
@@ -530,11 +516,7 @@ def test_rule_graphs_match_torch(torch_ref, et, name):
     op, *values = GRADS[name]
 
     def run(t):
-        xs = [t.tensor(v, dtype=t.float64, requires_grad=True) for v in values]
-        out = op(t, *xs)
-        ys = [y for y in (out if isinstance(out, tuple) else (out,)) if y.requires_grad]
-        us = [t.arange(1.0, y.numel() + 1, dtype=t.float64).reshape(y.shape).requires_grad_() for y in ys]
-        gs = t.autograd.grad(ys, xs, us, create_graph=True, allow_unused=True)
+        xs, us, gs = grads_with_graph(t, op, values)
         return [None if g is None else (g, g.requires_grad, names(g.grad_fn)) for g in gs]
 
     same(torch_ref, et, run)
