@@ -3174,7 +3174,7 @@ def to_dtype(x, dt, copy=False):
     if x._data.dtype == npd and not copy:
         return x
     d = x._data
-    if d.dtype.kind == "f" and npd.kind in "iu" and npd.itemsize < 4:
+    if d.dtype.kind == "f" and np.dtype(npd).kind in "iu" and np.dtype(npd).itemsize < 4:
         # (through int64, so that out-of-range values wrap as on PyTorch's x86 builds, in Pyodide too)
         d = d.astype(np.int64)
     return record(TO_COPY, (x,), d.astype(npd))
