@@ -5436,72 +5436,84 @@ def _scatter_counts(shape, dtype, dim, index, values, start=0):
     return out.reshape(shape)
 
 
-def _scatter_mean_count(g, dim, index, include_self):
-    n = _scatter_counts(g.shape, g.dtype, dim, index, 1, 1 if include_self else 0)
+def _mean_count(f, g, dim, index, include_self):
+    """How many values each place of a ``mean`` reduction averaged (1 where none)."""
+    n = f.counts(g.shape, g.dtype, dim, index, 1, 1 if include_self else 0)
     n[n == 0] = 1
     return n
 
 
-def _scatter_ties(x, src, result, dim, index):
+def _ties(f, x, src, result, dim, index):
     """How many of the values reduced into each place equal the result there (amax, amin)."""
-    value = _scatter_gather(result, dim, index)
-    return _scatter_counts(x.shape, x.dtype, dim, index, (_scatter_part(src, index) == value).astype(x.dtype)) + \
-        (x == result).astype(x.dtype)
+    part = f.part(src, index)
+    value = f.pick_np(result, dim, index).reshape(part.shape)
+    return f.counts(x.shape, x.dtype, dim, index, (part == value).astype(x.dtype)) + (x == result).astype(x.dtype)
 
 
 def _unknown_reduce(reduce, names):
     return RuntimeError(f"Expected 'reduce' to be one of {names} but got {reduce}.")
 
 
-_SCATTER_REDUCTIONS = "'sum', 'prod', 'mean', 'amax', 'amin'"
-
-
-def _scatter_reduce_self_grad(g, ans, x, src, dim, index, reduce, include_self):
+# PyTorch's scatter_reduce_backward and index_reduce_backward: one formula, the family ``f`` telling
+# where the values of src go (f.op, f.pick and f.counts are scatter_reduce, gather and scatter_add's
+# counting, or index_reduce, index_select and index_add's).
+def _reduce_self_grad(f, g, ans, x, src, dim, index, reduce, include_self):
+    if reduce not in f.kinds:
+        raise _unknown_reduce(reduce, f.names)
     idx = _wrap(index)
     if reduce == "sum":
         grad = g
     elif reduce == "prod":
         masked = masked_fill(x, x == 0, 1)
-        grad = g * scatter_reduce(masked, dim, idx, src, reduce, include_self=include_self) / masked
+        grad = g * f.op(masked, dim, idx, src, reduce, include_self=include_self) / masked
     elif reduce == "mean":
-        grad = g / _wrap(_scatter_mean_count(g._data, dim, index, include_self))
-    elif reduce in ("amax", "amin"):
-        ties = _scatter_ties(x._data, src._data, ans._data, dim, index)
-        grad = _wrap(x._data == ans._data) * (g / _wrap(ties))
+        grad = g / _wrap(_mean_count(f, g._data, dim, index, include_self))
     else:
-        raise _unknown_reduce(reduce, _SCATTER_REDUCTIONS)
-    return grad if include_self else scatter(grad, dim, idx, 0)
+        grad = _wrap(x._data == ans._data) * (g / _wrap(_ties(f, x._data, src._data, ans._data, dim, index)))
+    return grad if include_self else f.unfill(grad, dim, idx, 0)
+
+
+def _reduce_src_grad(f, g, ans, x, src, dim, index, reduce, include_self):
+    if reduce not in f.kinds:
+        raise _unknown_reduce(reduce, f.names)
+    idx = _wrap(index)
+    if reduce == "sum":
+        return f.pick(g, dim, idx)
+    if reduce == "prod":
+        zero = src._data == 0
+        zeros_there = f.pick_np(f.counts(x.shape, x._data.dtype, dim, index, zero.astype(x._data.dtype)),
+                                dim, index).reshape(zero.shape)
+        single = _wrap(zero & (zeros_there == 1))
+        masked_result = f.op(x, dim, idx, masked_fill(src, single, 1), reduce, include_self=include_self)
+        grad = where(single, f.pick(g * masked_result, dim, idx),
+                     f.pick(g * ans, dim, idx) / masked_fill(src, _wrap(zero), 1))
+        if _grad_mode._enabled and (zeros_there > 1).any():
+            grad = _delayed_error(grad, f"{f.name}(): Double backward is unsupported for {f.noun} when >1 zeros in "
+                                        f"{f.noun} are scattered to the same position in self")
+        return grad
+    if reduce == "mean":
+        return f.pick(g, dim, idx) / _wrap(f.pick_np(_mean_count(f, g._data, dim, index, include_self), dim, index))
+    ties = _ties(f, x._data, src._data, ans._data, dim, index)
+    value = f.pick_np(ans._data, dim, index)
+    return _wrap(src._data.reshape(value.shape) == value) * f.pick(g / _wrap(ties), dim, idx)
+
+
+_SCATTER_FAMILY = types.SimpleNamespace(
+    name="scatter_reduce", noun="src", kinds=("sum", "prod", "mean", "amax", "amin"),
+    names="'sum', 'prod', 'mean', 'amax', 'amin'", op=lambda *a, **kw: scatter_reduce(*a, **kw), pick=gather,
+    pick_np=_scatter_gather, counts=_scatter_counts, part=_scatter_part, unfill=scatter)
 
 
 def _scatter_reduce_src_grad(g, ans, x, src, dim, index, reduce, include_self):
     if tuple(index.shape) != tuple(src.shape):  # an index smaller than src: PyTorch's engine refuses the grad
         raise RuntimeError(f"Function ScatterReduceBackward0 returned an invalid gradient at index 1 - got "
                            f"{list(index.shape)} but expected shape compatible with {list(src.shape)}")
-    idx = _wrap(index)
-    if reduce == "sum":
-        return gather(g, dim, idx)
-    if reduce == "prod":
-        zero = src._data == 0
-        zeros_there = _scatter_gather(_scatter_counts(x.shape, x._data.dtype, dim, index, zero.astype(x._data.dtype)),
-                                      dim, index)
-        single = _wrap(zero & (zeros_there == 1))
-        masked_result = scatter_reduce(x, dim, idx, masked_fill(src, single, 1), reduce, include_self=include_self)
-        grad = where(single, gather(g * masked_result, dim, idx),
-                     gather(g * ans, dim, idx) / masked_fill(src, _wrap(zero), 1))
-        if _grad_mode._enabled and (zeros_there > 1).any():
-            grad = _delayed_error(grad, "scatter_reduce(): Double backward is unsupported for src when >1 zeros in "
-                                        "src are scattered to the same position in self")
-        return grad
-    if reduce == "mean":
-        count = _scatter_gather(_scatter_mean_count(g._data, dim, index, include_self), dim, index)
-        return gather(g, dim, idx) / _wrap(count)
-    if reduce in ("amax", "amin"):
-        ties = _scatter_ties(x._data, src._data, ans._data, dim, index)
-        return _wrap(src._data == _scatter_gather(ans._data, dim, index)) * gather(g / _wrap(ties), dim, idx)
-    raise _unknown_reduce(reduce, _SCATTER_REDUCTIONS)
+    return _reduce_src_grad(_SCATTER_FAMILY, g, ans, x, src, dim, index, reduce, include_self)
 
 
-SCATTER_REDUCE_TWO = defop("ScatterReduceBackward0", _scatter_reduce_self_grad, _scatter_reduce_src_grad,
+SCATTER_REDUCE_TWO = defop("ScatterReduceBackward0", lambda g, ans, x, src, dim, index, reduce, include_self:
+                           _reduce_self_grad(_SCATTER_FAMILY, g, ans, x, src, dim, index, reduce, include_self),
+                           _scatter_reduce_src_grad,
                            saves=(0, 1, "result"), keeps=True)
 _REDUCE_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin", "max": "amax",
                  "min": "amin"}
@@ -5579,64 +5591,17 @@ def _index_select_np(d, dim, index):
     return np.take(d.reshape(d.shape or (1,)), index.reshape(-1).astype(np.intp), axis=dim)
 
 
-def _index_mean_count(g, dim, index, include_self):
-    n = _index_counts(g.shape, g.dtype, dim, index, 1, 1 if include_self else 0)
-    n[n == 0] = 1
-    return n
+_INDEX_FAMILY = types.SimpleNamespace(
+    name="index_reduce", noun="source", kinds=("prod", "mean", "amax", "amin"), names="'prod', 'amax', 'amin' or 'mean'",
+    op=lambda *a, **kw: index_reduce(*a, **kw), pick=index_select, pick_np=_index_select_np, counts=_index_counts,
+    part=lambda s, index: s.reshape(s.shape or (1,)), unfill=index_fill)
 
 
-def _index_ties(x, source, result, dim, index):
-    """The places of ``x`` that hold the result (as 0/1) and how many of the values there do (amax, amin)."""
-    here = (x == result).astype(x.dtype)
-    value = _index_select_np(result, dim, index)
-    s = source.reshape(source.shape or (1,))
-    return here, _index_counts(x.shape, x.dtype, dim, index, (s == value).astype(x.dtype)) + here
-
-
-_INDEX_REDUCTIONS = "'prod', 'amax', 'amin' or 'mean'"
-
-
-def _index_reduce_self_grad(g, ans, x, source, dim, index, reduce, include_self):
-    idx = _wrap(index)
-    if reduce == "prod":
-        masked = masked_fill(x, x == 0, 1)
-        grad = g * index_reduce(masked, dim, idx, source, reduce, include_self=include_self) / masked
-    elif reduce == "mean":
-        grad = g / _wrap(_index_mean_count(g._data, dim, index, include_self))
-    elif reduce in ("amax", "amin"):
-        here, ties = _index_ties(x._data, source._data, ans._data, dim, index)
-        grad = _wrap(here) * (g / _wrap(ties))
-    else:
-        raise _unknown_reduce(reduce, _INDEX_REDUCTIONS)
-    return grad if include_self else index_fill(grad, dim, idx, 0)
-
-
-def _index_reduce_source_grad(g, ans, x, source, dim, index, reduce, include_self):
-    idx = _wrap(index)
-    if reduce == "prod":
-        zero = source._data == 0
-        zeros_there = _index_select_np(_index_counts(x.shape, x._data.dtype, dim, index, zero.astype(x._data.dtype)),
-                                       dim, index).reshape(zero.shape)
-        single = _wrap(zero & (zeros_there == 1))
-        masked_result = index_reduce(x, dim, idx, masked_fill(source, single, 1), reduce, include_self=include_self)
-        grad = where(single, index_select(g * masked_result, dim, idx),
-                     index_select(g * ans, dim, idx) / masked_fill(source, _wrap(zero), 1))
-        if _grad_mode._enabled and (zeros_there > 1).any():
-            grad = _delayed_error(grad, "index_reduce(): Double backward is unsupported for source when >1 zeros in "
-                                        "source are scattered to the same position in self")
-        return grad
-    if reduce == "mean":
-        count = _index_select_np(_index_mean_count(g._data, dim, index, include_self), dim, index)
-        return index_select(g, dim, idx) / _wrap(count)
-    if reduce in ("amax", "amin"):
-        here, ties = _index_ties(x._data, source._data, ans._data, dim, index)
-        value = _index_select_np(ans._data, dim, index)
-        is_result = (source._data.reshape(value.shape) == value).astype(x._data.dtype)
-        return _wrap(is_result) * index_select(g / _wrap(ties), dim, idx)
-    raise _unknown_reduce(reduce, _INDEX_REDUCTIONS)
-
-
-INDEX_REDUCE = defop("IndexReduceBackward0", _index_reduce_self_grad, _index_reduce_source_grad,
+INDEX_REDUCE = defop("IndexReduceBackward0",
+                     lambda g, ans, x, source, dim, index, reduce, include_self:
+                     _reduce_self_grad(_INDEX_FAMILY, g, ans, x, source, dim, index, reduce, include_self),
+                     lambda g, ans, x, source, dim, index, reduce, include_self:
+                     _reduce_src_grad(_INDEX_FAMILY, g, ans, x, source, dim, index, reduce, include_self),
                      saves=(0, 1, "result"), keeps=True)
 _INDEX_REDUCE_WARNED = [False]
 
