@@ -87,16 +87,6 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
-def get_device(input):
-    _ops.need_tensor("get_device", "input", 1, input)
-    return input.get_device()
-
-
-def is_inference(input):
-    _ops.need_tensor("is_inference", "input", 1, input)
-    return input.is_inference()
-
-
 # The functions take the shape as one argument, by PyTorch's keyword (the methods also take it unpacked).
 def reshape(input, shape=None):
     if shape is None and isinstance(input, Tensor):  # (the type of ``input`` is checked first, as in PyTorch)
@@ -110,16 +100,6 @@ def permute(input, dims=None):
     return _ops.permute(input, dims)
 
 
-def is_floating_point(input):
-    _ops.need_tensor("is_floating_point", "input", 1, input)
-    return input.is_floating_point()
-
-
-def numel(input):
-    _ops.need_tensor("numel", "input", 1, input)
-    return input.numel()
-
-
 def result_type(tensor, other):
     if not _builtins.all(isinstance(x, Tensor) or _ops.is_scalar(x) for x in (tensor, other)):
         raise _ops.invalid_arguments("result_type", tensor, other)
@@ -131,8 +111,8 @@ def can_cast(from_, to):
     return _dtypes.promote_types(from_, to) is to or from_._category <= to._category
 
 
-def _in_place_function(name):
-    """``torch.relu_(t)`` and the like: the method, as a function of the tensor."""
+def _method_function(name):
+    """``torch.relu_(t)``, ``torch.numel(t)`` and the like: the method, as a function of the tensor."""
     method = getattr(Tensor, name)
 
     def f(input, *args, **kwargs):
@@ -148,8 +128,9 @@ for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsi
               "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_",
               "floor_", "frac_", "gcd_", "lcm_", "log10_", "log1p_", "log2_", "log_", "logit_", "nan_to_num_",
               "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
-              "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_"):
-    globals()[_name] = _in_place_function(_name)
+              "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_",
+              "get_device", "is_floating_point", "is_inference", "numel"):
+    globals()[_name] = _method_function(_name)
 
 
 from .nn.functional import celu_, cosine_similarity, pairwise_distance, selu_, threshold_  # noqa: E402

@@ -2949,8 +2949,8 @@ def _view_dtype(x, dtype):
         if not d.ndim:
             raise RuntimeError(f"self.dim() cannot be 0 {what}")
         strides = [st // a for st in d.strides]
-        if b > a:
-            ratio = b // a
+        ratio = b // a  # (0 when the elements get smaller: only the last stride is checked)
+        if ratio:
             if d.shape[-1] % ratio:
                 raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {d.shape[-1]}")
             offset = x.storage_offset()
@@ -2958,9 +2958,9 @@ def _view_dtype(x, dtype):
                 raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}")
         if strides[-1] != 1:
             raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
-        for i, st in enumerate(strides[:-1]) if b > a else ():
-            if st % (b // a):
-                raise RuntimeError(f"self.stride({i}) must be divisible by {b // a} {what}, but got {st}")
+        for i, st in enumerate(strides[:-1]):
+            if ratio and st % ratio:
+                raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got {st}")
     t = _wrap(d.view(new))
     t._vc = x._vc  # (a view: in-place changes count for both)
     t._base = x if x._base is None else x._base
@@ -3170,11 +3170,11 @@ def contiguous(x, memory_format=None):
 
 
 def to_dtype(x, dt, copy=False):
-    npd = _dtypes.to_numpy_dtype(dt)
+    npd = np.dtype(_dtypes.to_numpy_dtype(dt))
     if x._data.dtype == npd and not copy:
         return x
     d = x._data
-    if d.dtype.kind == "f" and np.dtype(npd).kind in "iu" and np.dtype(npd).itemsize < 4:
+    if d.dtype.kind == "f" and npd.kind in "iu" and npd.itemsize < 4:
         # (through int64, so that out-of-range values wrap as on PyTorch's x86 builds, in Pyodide too)
         d = d.astype(np.int64)
     return record(TO_COPY, (x,), d.astype(npd))
