@@ -31,6 +31,7 @@ subtract sum take take_along_dim tan tanh tensordot threshold tril triu true_div
 zeros
 slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy slice_copy diagonal_copy
 detach_copy alias_copy quantile nanquantile ldexp nextafter
+scatter_add scatter_reduce index_add index_copy index_reduce permute_copy expand_copy narrow_copy unfold_copy
 linalg.cholesky linalg.cross linalg.det linalg.eigvalsh linalg.householder_product linalg.inv linalg.matrix_norm
 linalg.matrix_power linalg.norm linalg.pinv linalg.solve linalg.solve_triangular linalg.svdvals linalg.vector_norm
 lu_solve linalg.lu_solve linalg.matrix_rank linalg.cond linalg.multi_dot linalg.vecdot linalg.tensorinv
@@ -48,7 +49,7 @@ special.sinc special.spherical_bessel_j0 special.xlog1py special.xlogy special.z
 SEVERAL = """aminmax cummax cummin geqrf kthvalue max median min mode nanmedian sort topk linalg.cholesky_ex linalg.eigh
 linalg.inv_ex linalg.qr linalg.slogdet linalg.solve_ex linalg.svd svd qr lu_unpack linalg.lu_factor linalg.lu_factor_ex
 linalg.lu linalg.lstsq
-frexp histogram unbind_copy split_copy""".split()
+frexp histogram unbind_copy split_copy split_with_sizes_copy""".split()
 
 NAMES = frozenset(ONE + SEVERAL)
 
@@ -85,7 +86,8 @@ special.chebyshev_polynomial_w special.hermite_polynomial_h special.hermite_poly
 special.legendre_polynomial_p special.shifted_chebyshev_polynomial_t special.shifted_chebyshev_polynomial_u
 special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w
 slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy slice_copy diagonal_copy
-detach_copy alias_copy unbind_copy split_copy histogram""".split())
+detach_copy alias_copy unbind_copy split_copy split_with_sizes_copy histogram permute_copy expand_copy
+unfold_copy""".split())
 # Composites whose out= variant copies their result in: grad is not refused, the copy is recorded.
 _COPIED = {"linalg.cond", "linalg.tensorinv", "linalg.tensorsolve", "quantile", "nanquantile"}
 # Outputs written (and resized, with a warning each) in another order than returned: torch.svd's V before S.
@@ -158,7 +160,10 @@ _RULES = {
     "linalg.matrix_power": ("cast", "matrix_power: Expected result to be safely castable from {R} dtype, but got "
                                     "result with dtype {O}", RuntimeError, _SAME[1]),
     **{f: _SAME for f in """slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy
-       slice_copy diagonal_copy detach_copy alias_copy unbind_copy""".split()},
+       slice_copy diagonal_copy detach_copy alias_copy unbind_copy permute_copy expand_copy unfold_copy scatter_add
+       scatter_reduce index_add index_copy index_reduce""".split()},
+    "narrow_copy": ("same", "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error "
+                            "message be improved?  If so, please report an enhancement request to PyTorch.)"),
     **{f: ("same", "quantile() out tensor must be same dtype as the input tensor")
        for f in ("quantile", "nanquantile")},
     "ldexp": ("cast", "ldexp can't be cast to the desired output type {O}"),
@@ -187,9 +192,10 @@ _LATER_RULES = {
 }
 # Functions whose out= PyTorch computes from inputs that require grad, recording a node whose backward raises.
 _NOT_IMPLEMENTED_OUT = set("""slice_scatter view_copy t_copy transpose_copy squeeze_copy unsqueeze_copy select_copy
-slice_copy diagonal_copy detach_copy alias_copy histogram""".split())
+slice_copy diagonal_copy detach_copy alias_copy histogram permute_copy expand_copy unfold_copy""".split())
 # Functions whose out= is a list of tensors (of a length the result sets) and which return None.
-_LIST_OUT = {"unbind_copy": "unbind_copy_int_out", "split_copy": "split_copy_Tensor_out()"}
+_LIST_OUT = {"unbind_copy": "unbind_copy_int_out", "split_copy": "split_copy_Tensor_out()",
+             "split_with_sizes_copy": "split_with_sizes_copy_out"}
 # Reductions over every element: another overload, with its own rule or none taking out=.
 _FULL_REDUCTION = {
     "max": ("cast", "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) to be "
@@ -332,7 +338,7 @@ def with_out(fn, name):
         with _grad_mode.set_grad_enabled(name in _COPIED and _grad_mode._enabled):
             result = fn(*args, **kwargs)
         rule = _rule(name, result, args, kwargs, has_dim)
-        quiet = name in _FACTORIES or name == "addbmm"  # (these resize their out tensor without a word)
+        quiet = name in _FACTORIES or name in ("addbmm", "narrow_copy")  # (these resize their out tensor without a word)
         kept = _kept_dim(name, result, args, kwargs)
         if isinstance(result, tuple):
             if not isinstance(out, (tuple, list)) or not all(isinstance(o, Tensor) for o in out):

@@ -213,10 +213,11 @@ def test_warnings_point_at_the_caller(torch_ref, et, name):
 
 def _takes_out(f, torch_ref):
     """Whether PyTorch's ``f`` has an ``out=`` parameter: its argument parser names it when given a wrong one."""
-    x, m = torch_ref.ones(2), torch_ref.eye(2)
+    x, m, i = torch_ref.ones(2), torch_ref.eye(2), torch_ref.zeros(2, dtype=torch_ref.int64)
     said = ""
     for args in ((x,), (x, x), ([x],), (2,), (x, 0), (m, 0), (x, 1, 1), ((2,),), (), (m,), (m, m), (x, 2), (m, m, m),
-                 (x, 0, x), ((2,), 1.5), (x, 2, 0, 0.5), (x, x, 0.5), (1, x), (x, 1, 0, x)):
+                 (x, 0, x), ((2,), 1.5), (x, 2, 0, 0.5), (x, x, 0.5), (1, x), (x, 1, 0, x), (x, 0, i, x),
+                 (x, 0, i, x, "sum"), (m, (1, 0)), (x, [1, 1]), (x, 0, 0, 1)):
         try:
             f(*args, out=object())
         except Exception as e:  # noqa: BLE001 - the message is what is read
