@@ -196,9 +196,11 @@ def _wrap(data, requires_grad=False):
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = None
-    t._vc = [0]
     if _inference[0]:
         t._inference = True
+        t._vc = _NoVersion((0,))
+    else:
+        t._vc = [0]
     return t
 
 
@@ -357,10 +359,22 @@ _INFERENCE_INPLACE = (
     "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
+class _NoVersion(list):
+    """An inference tensor's version counter. PyTorch's have none: an in-place change outside inference
+    mode raises where it would be counted, after the write (the values have changed, as in PyTorch)."""
+    __slots__ = ()
+
+    def __setitem__(self, i, v):
+        if not _inference[0]:
+            raise RuntimeError(_INFERENCE_INPLACE)
+        list.__setitem__(self, i, v)
+
+
 def _mark_inference(outs):
     """Tensors made in inference mode are inference tensors (views of normal tensors are reset by _view_of)."""
     for o in (outs if type(outs) is tuple else (outs,)):
         o._inference = True
+        o._vc = _NoVersion(o._vc)
 
 
 def _refresh_view(t):
@@ -1061,8 +1075,6 @@ class Tensor:
 
     # ----- in-place machinery -----
     def _check_inplace(self):
-        if self._inference and not _grad_mode._inference[0]:
-            raise RuntimeError(_INFERENCE_INPLACE)
         d = self._data
         if 0 in d.strides and d.size and any(st == 0 and n > 1 for st, n in zip(d.strides, d.shape)):
             raise RuntimeError(

@@ -185,6 +185,33 @@ def test_inference_tensors(torch_ref, et):
     assert ref[0][1][2][5][2].startswith("Inference tensors cannot be saved for backward.")
 
 
+IN_PLACE_ON_INFERENCE = {
+    "add_": lambda t, z: z.add_(1), "mul_ (no_grad)": lambda t, z: t.no_grad().__enter__() or z.mul_(2),
+    "+=": lambda t, z: z.__iadd__(t.ones(3)), "zero_": lambda t, z: z.zero_(), "fill_": lambda t, z: z.fill_(4),
+    "setitem": lambda t, z: z.__setitem__(0, 5.0), "copy_": lambda t, z: z.copy_(t.tensor([7.0, 8.0, 9.0])),
+    "view then exp_": lambda t, z: z[1:].exp_(), "clamp_ with a grad arg": lambda t, z: z.clamp_(
+        min=t.zeros(3, requires_grad=True)), "uniform_": lambda t, z: z.uniform_(0.5, 0.5),
+}
+
+
+@pytest.mark.parametrize("case", list(IN_PLACE_ON_INFERENCE))
+def test_in_place_on_inference_tensor_writes_then_raises(torch_ref, et, case):
+    """Outside inference mode an in-place change of an inference tensor is PyTorch's error, raised where
+    the version would be counted: after the write, so the values have changed, as in PyTorch."""
+    def run(t):
+        with t.inference_mode():
+            z = t.tensor([1.0, -2.0, 3.0])
+        prev = t.is_grad_enabled()
+        try:
+            raised = outcome(lambda t: IN_PLACE_ON_INFERENCE[case](t, z), t)[0]
+        finally:
+            t.set_grad_enabled(prev)
+        return raised, z.tolist()
+
+    raised, _ = same(torch_ref, et, run)[0][1]
+    assert raised[0] == "raised" and raised[2].startswith("Inplace update to inference tensor outside InferenceMode")
+
+
 VIEW_DTYPE = {
     "same size": lambda t: (t.arange(4.).view(t.int32), t.arange(4.).view(dtype=t.int32),
                             t.tensor(1.5).view(t.int32), t.arange(8, dtype=t.int64).view(t.float64)),
