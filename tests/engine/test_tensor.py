@@ -253,6 +253,30 @@ def test_numpy_of_requires_grad_message(et):
     assert str(info.value) == "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 
 
+def test_numpy_of_requires_grad_without_grad_mode(torch_ref, et):
+    """Under no_grad or inference_mode, ``numpy()`` and NumPy's conversions of a tensor that requires grad
+    give its memory (a plot in a ``with torch.no_grad():`` block does this); with grad mode on they raise."""
+    def run(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        for ctx in (t.no_grad, t.inference_mode, t.enable_grad):
+            with ctx():
+                for convert in (lambda: x.numpy(), lambda: np.asarray(x)):
+                    try:
+                        r = convert()
+                        seen.append(("ok", type(r).__name__, r.tolist()))
+                    except RuntimeError as e:
+                        seen.append(("raised", str(e)))
+        with t.no_grad():
+            x.numpy()[0] = 5.0  # (the tensor's own memory)
+        return seen, x.tolist()
+
+    got = same(torch_ref, et, run)[0][1]
+    assert got[1] == [5.0, 2.0] and got[0][0] == ("ok", "ndarray", [1.0, 2.0])
+    assert got[0][-1] == ("raised", "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                                    "instead.")
+
+
 def test_cuda_message(et):
     with pytest.raises(AssertionError, match="^Torch not compiled with CUDA enabled$"):
         et.ones(1).cuda()
