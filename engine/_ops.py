@@ -2304,11 +2304,23 @@ def _norm(x, p, dim, keepdim, dtype, op):
     return _given(record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
 
 
+def _running(kernel, input, dim, dtype):
+    """``kernel`` (np.cumsum, np.cumprod) along ``dim``: in ``dtype`` when given (the node is then the
+    op's own, its grad cast back by the walk, as in PyTorch), else integers and bools in int64 as
+    PyTorch's (NumPy takes its platform integer: 32 bits in Pyodide)."""
+    d = input._data
+    if dtype is not None:
+        acc = _dtypes.to_numpy_dtype(dtype)
+    else:
+        acc = np.dtype(np.int64) if d.dtype.kind in "biu" else d.dtype
+    dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
+    return dim, kernel(d, axis=dim, dtype=acc) if d.ndim else d.astype(acc)
+
+
 def cumsum(input, dim, *, dtype=None):
     need_tensor("cumsum", "input", 1, input)
-    d = input._data
-    given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    return _given(record(CUMSUM, (input,), np.cumsum(d, axis=dim) if d.ndim else d.copy(), {"dim": dim}), dim=given)
+    d, out = _running(np.cumsum, input, dim, dtype)
+    return _given(record(CUMSUM, (input,), out, {"dim": d}), dim=dim)
 
 
 # ----- Softmax family -----
@@ -4501,14 +4513,8 @@ def _cumprod_backward(g, x, dim, ans):
 
 def cumprod(input, dim, *, dtype=None):
     need_tensor("cumprod", "input", 1, input)
-    if dtype is not None:
-        input = to_dtype(input, dtype)
-    d = input._data
-    given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    out = np.cumprod(d, axis=dim) if d.ndim else d.copy()
-    if out.dtype.kind in "biu":
-        out = out.astype(np.int64)
-    return _given(record(CUMPROD, (input,), out, {"dim": dim}), dim=given)
+    d, out = _running(np.cumprod, input, dim, dtype)
+    return _given(record(CUMPROD, (input,), out, {"dim": d}), dim=dim)
 
 
 def kron(input, other):

@@ -363,6 +363,16 @@ EDGE_CASES = {
     'where scalar grads': lambda t: (lambda x: (t.where(x > 0, 2.0, x).sum().backward(), x.grad)[1])(t.tensor([1., -2.], requires_grad=True)),
     'cumsum int': lambda t: t.tensor([1, 2, 3]).cumsum(0),
     'cumsum bool': lambda t: t.tensor([True, True]).cumsum(0),
+    'cumsum int32, int8, 0-d bool': lambda t: (t.tensor([1, 2], dtype=t.int32).cumsum(0),
+                                              t.tensor([100, 100], dtype=t.int8).cumsum(0), t.tensor(True).cumsum(0)),
+    'cumsum/cumprod dtype=': lambda t: (t.cumsum(t.tensor([1.5, 2.0]), 0, dtype=t.float64),
+                                        t.tensor([1, 2], dtype=t.int32).cumsum(0, dtype=t.float32),
+                                        t.tensor([3, 4], dtype=t.int32).cumsum(-1, dtype=t.int16),
+                                        t.tensor([3, 4], dtype=t.int32).cumprod(-1, dtype=t.int16),
+                                        t.tensor([100, 3], dtype=t.int8).cumprod(0)),
+    'cumsum/cumprod dtype= grads': lambda t: (lambda x: [(y, y.grad_fn.next_functions[0][0].name(),
+                                                          t.autograd.grad(y.sum(), x)) for y in (
+        x.cumsum(0, dtype=t.float64), x.cumprod(0, dtype=t.float64))])(t.tensor([1.0, 2.0], requires_grad=True)),
     'softmax dtype': lambda t: t.softmax(t.tensor([1., 2.]), 0, dtype=t.float64),
     'softmax dtype graph': lambda t: [type(f).__name__ for x in [t.tensor([[1., 2.]], requires_grad=True)]
                                       for f in (t.softmax(x, 1, dtype=t.float64).grad_fn.next_functions[0][0],
