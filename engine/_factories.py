@@ -37,9 +37,7 @@ def _finish(data, dtype=None, requires_grad=False, device=None):
     check_device(device)
     if dtype is not None:
         data = data.astype(_dtypes.to_numpy_dtype(dtype), copy=False)
-    t = _wrap(data)
-    if _grad_mode._inference[0]:
-        t._inference = True
+    t = _wrap(data)  # (an inference tensor in inference mode: _wrap marks it)
     if requires_grad:
         t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require gradients")
     return t

@@ -45,20 +45,17 @@ class _Anything:
 def _stub(name):
     module = types.ModuleType(name)
     anything = _Anything(name == "pytest")
-    module.__getattr__ = lambda attr: anything
+    module.__getattr__ = lambda attr: anything  # (submodules too: ``from hypothesis import strategies``)
     sys.modules[name] = module
-    return module
 
 
 def install_stubs():
-    for name in ("pytest", "hypothesis"):
+    for name, subs in (("pytest", ()), ("hypothesis", ("strategies", "extra", "extra.numpy"))):
         try:
             importlib.import_module(name)
         except ImportError:
-            _stub(name)
-            if name == "hypothesis":
-                for sub in ("strategies", "extra", "extra.numpy"):
-                    setattr(sys.modules[name], sub.split(".")[0], _stub(f"hypothesis.{sub}"))
+            for module in (name, *(f"{name}.{sub}" for sub in subs)):
+                _stub(module)
 
 
 def module_names():
