@@ -442,8 +442,8 @@ class Playground(pn.viewable.Viewer):
             self.exercise_pane.object = panels.exercise_html(ex.exercise, lang)
             self.verdict_pane.object = panels.verdict_html(self._verdict[lang] if self._verdict else None)
         self.output_pane.object = panels.output_html(snap, lang)
-        self.inspector_pane.object = panels.inspector_html(snap)
-        self.history_pane.object = panels.history_html(snap)
+        self.inspector_pane.object = panels.inspector_html(snap, lang)
+        self.history_pane.object = panels.history_html(snap, lang)
         self.step_pane.object = panels.step_html(snap, self.step_player.value, lang)
         self.status.object = f'<span class="ap-status">{escape(panels.status_text(snap, lang))}</span>'
 

@@ -62,37 +62,62 @@ def _cell(text, cls=""):
     return f'<td class="{cls}">{escape(str(text))}</td>'
 
 
-def inspector_html(snapshot):
+# What PyTorch gives for .grad there (None), and why, in words that wrap under it.
+_GRAD_WHY = {
+    "en": {"not_computed": "no backward has reached it yet",
+           "not_retained": "not a leaf: call .retain_grad() before backward to keep it",
+           "none": "requires_grad is False"},
+    "zh": {"not_computed": "还没有 backward 传到这里",
+           "not_retained": "不是叶子张量：要保留它，在 backward 之前调用 .retain_grad()",
+           "none": "requires_grad 为 False"},
+}
+# .grad next to the value, where it is seen without scrolling; the attributes after them.
+_COLUMNS = ("name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf", "shape", "dtype")
+
+
+def _grad_cell(row, language):
+    state = row.get("grad_state")
+    if state == "computed":
+        return f'<td class="ap-grad"><pre class="ap-cellpre">{escape(row.get("grad") or "")}</pre></td>'
+    why = _GRAD_WHY.get(language, _GRAD_WHY["en"]).get(state) or row.get("grad") or ""
+    return f'<td class="ap-muted"><pre class="ap-cellpre">None</pre><div class="ap-cellnote">{escape(why)}</div></td>'
+
+
+def inspector_html(snapshot, language="en"):
     rows = snapshot.get("inspector") or []
     if not rows:
-        return '<div class="ap-note">No tensors yet: run some code.</div>'
-    head = "".join(f"<th>{h}</th>" for h in
-                   ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "value", ".grad"))
+        empty = {"en": "No tensors yet: run some code.", "zh": "还没有张量：先运行代码。"}
+        return f'<div class="ap-note">{empty.get(language, empty["en"])}</div>'
+    head = "".join(f"<th>{h}</th>" for h in _COLUMNS)
     body = []
     for r in rows:
         badge, color = _KIND_BADGE.get(r["kind"], (r["kind"], "#6b7280"))
-        grad_cls = "ap-grad" if r.get("grad_state") == "computed" else "ap-muted"
         body.append(
             "<tr>"
             f'<td><b>{escape(r["name"])}</b> <span class="ap-badge" style="background:{color}">{badge}</span></td>'
-            + _cell(r.get("shape_text") or "")
-            + _cell((r.get("dtype") or "").replace("torch.", ""))
+            f'<td><pre class="ap-cellpre">{escape(r.get("value") or "")}</pre></td>'
+            + _grad_cell(r, language)
+            + _cell(r.get("grad_fn") or "None")
             + _cell(r.get("requires_grad"))
             + _cell(r.get("is_leaf"))
-            + _cell(r.get("grad_fn") or "None")
-            + f'<td><pre class="ap-cellpre">{escape(r.get("value") or "")}</pre></td>'
-            + f'<td class="{grad_cls}"><pre class="ap-cellpre">{escape(r.get("grad") or "")}</pre></td>'
-            "</tr>"
+            + _cell(r.get("shape_text") or "")
+            + _cell((r.get("dtype") or "").replace("torch.", ""))
+            + "</tr>"
         )
     return (f'<div class="ap-scroll"><table class="ap-table"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def history_html(snapshot):
+_HISTORY_EMPTY = {
+    "en": "Press Backward: each leaf's .grad after every call appears here, so you can watch gradients accumulate.",
+    "zh": "按 Backward：每次调用后各叶子张量的 .grad 都列在这里，可以看到梯度如何累加。",
+}
+
+
+def history_html(snapshot, language="en"):
     hist = snapshot.get("grad_history") or []
     if not hist:
-        return ('<div class="ap-note">Press Backward: each leaf\'s .grad after every call appears here, '
-                "so you can watch gradients accumulate.</div>")
+        return f'<div class="ap-note">{escape(_HISTORY_EMPTY.get(language, _HISTORY_EMPTY["en"]))}</div>'
     out = []
     for h in hist:
         items = []

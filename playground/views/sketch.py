@@ -69,8 +69,8 @@ def parts(snapshot, language="en", output=None):
         "code": snapshot.get("code") or "",
         "graph": graph_svg(snapshot.get("graph") or {}),
         "output": panels.output_html(snapshot, language),
-        "tensors": panels.inspector_html(snapshot),
-        "status": panels.status_text(snapshot),
+        "tensors": panels.inspector_html(snapshot, language),
+        "status": panels.status_text(snapshot, language),
         "backward_output": output or snapshot.get("default_output") or "",
     }
 

@@ -32,6 +32,7 @@ body { background: #f8fafc; }
 .ap-table td { border-bottom: 1px solid #f1f5f9; padding: 4px 6px; vertical-align: top; }
 .ap-cellpre { margin: 0; font-size: 11.5px; white-space: pre; max-height: 120px; max-width: 340px; overflow: auto; }
 .ap-scroll { overflow-x: auto; max-width: 100%; }
+.ap-cellnote { font-size: 11px; white-space: normal; min-width: 120px; max-width: 200px; line-height: 1.3; }
 .ap-grad { color: #166534; }
 .ap-muted { color: #94a3b8; }
 .ap-badge { color: #fff; border-radius: 8px; padding: 0 6px; font-size: 10.5px; margin-left: 4px; white-space: nowrap; }

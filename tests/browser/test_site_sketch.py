@@ -91,7 +91,7 @@ def test_sketch_opens_a_shared_link_and_hands_over_unrun_code(site_server, conte
                             "actions": [{"op": "backward", "output": "loss"}]})
     page = open_held(context, site_server.url + "#" + links.encode(state))
     assert page.input_value("#pg-sk-code") == state["code"]
-    assert page.inner_text("#pg-sk-status") == "5 nodes · 1 backward calls"
+    assert page.inner_text("#pg-sk-status") == "5 个节点 · 1 次 backward"  # in the link's language
     assert "∇ [2., 2.]" in page.inner_text("#pg-sk-graph")
 
     # Typed but not run when the app arrives: the app runs it.

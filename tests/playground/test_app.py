@@ -49,6 +49,25 @@ def test_backward_accumulates_and_zero_grad(app):
     assert "backward #2" in app.history_pane.object and "zero_grad" in app.history_pane.object
 
 
+def test_the_tensor_table_shows_grad_next_to_the_value_and_why_it_is_none(app):
+    import re
+    headers = lambda: re.findall(r"<th>([^<]*)</th>", app.inspector_pane.object)
+    rows = lambda: {m[0]: m[1] for m in re.findall(r"<tr><td><b>(\w+)</b>.*?</td><td>.*?</td>(<td.*?</td>)",
+                                                     app.inspector_pane.object, re.S)}
+    assert headers()[:4] == ["name", "value", ".grad", "grad_fn"]
+    assert rows()["x"] == ('<td class="ap-muted"><pre class="ap-cellpre">None</pre>'
+                           '<div class="ap-cellnote">no backward has reached it yet</div></td>')
+    app.backward_button.clicks += 1
+    grads = rows()
+    assert grads["x"] == ('<td class="ap-grad"><pre class="ap-cellpre">tensor([[4.5000, 4.5000],\n'
+                          '        [4.5000, 4.5000]])</pre></td>')
+    assert "not a leaf: call .retain_grad() before backward to keep it" in grads["y"]
+    app.language_toggle.value = "zh"
+    assert "不是叶子张量" in rows()["y"] and "backward #1" in app.history_pane.object
+    app.run("import torch\nx = torch.ones(2, requires_grad=True)\n")
+    assert "按 Backward：每次调用后各叶子张量的 .grad 都列在这里" in app.history_pane.object
+
+
 def test_second_backward_without_retain_graph(app):
     app.backward_button.clicks += 1
     app.backward_button.clicks += 1

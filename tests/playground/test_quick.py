@@ -68,7 +68,7 @@ def test_a_shared_link_is_reopened_with_its_actions(q):
     state = links.validate({"code": CODE, "output": "y", "example": "leaf", "language": "zh",
                             "actions": [{"op": "backward", "output": "y"}]})
     view = quick.start(links.encode(state)).view()
-    assert view["code"] == CODE and view["status"] == "5 nodes · 1 backward calls"
+    assert view["code"] == CODE and view["status"] == "5 个节点 · 1 次 backward"  # in the link's language
     leaf = examples.get_example("leaf")
     assert view["title"] == leaf.title("zh") and view["explain"] == leaf.explain("zh")
 
