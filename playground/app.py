@@ -182,6 +182,8 @@ class Playground(pn.viewable.Viewer):
             self._show(self.session.run(ex.code))
         if notice:
             self._message(notice)
+        if pn.state.curdoc is not None:
+            pn.state.curdoc.js_on_event("document_ready", self.graph.fit_js)
         if pn.state.curdoc is not None or IN_BROWSER:
             pn.state.onload(self._restore_from_link)
             if pn.state.location is not None:

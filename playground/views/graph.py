@@ -12,24 +12,52 @@ from .look import (CURRENT_LINE, FRAME, KIND_NAMES, NODE_H, NODE_W, PENDING, STY
 from .rules import rule_text
 
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
-# (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide).
-FONT_PER_BOX_PX = 0.14
+# (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide, with a little room left).
+FONT_PER_BOX_PX = 0.12
+# Python frames the graph for a plot it cannot measure; the browser knows the plot's size: there the
+# frame keeps its boxes in proportion (a narrow phone shows the whole frame smaller, a wide screen
+# more room around it), again after a window resize. Pan and wheel zoom keep the proportion, so
+# only a frame set for another size is changed.
 _FONT_JS = """
-const span = Math.max(xr.end - xr.start, 1e-9);
-const ppu = Math.max(fig.inner_width || 600, 100) / span;
-const size = Math.min(12, %s * ppu * %s);
-const label = (size < 5 ? 0 : size).toFixed(1) + 'px', small = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
-const below = ppu * %s / 2 + 1;
-// every look of a label: a tapped node's selection draws the others with nonselection_glyph
-for (const [r, font, dy] of [[text, label, null], [grad, small, below], [flow, small, below], [tab, small, null]]) {
-  for (const g of [r.glyph, r.selection_glyph, r.nonselection_glyph]) {
-    if (g && g.text_font_size !== undefined) {
-      g.text_font_size = font;
-      if (dy !== null) g.y_offset = dy;
+function fit(tries) {
+  const W = fig.inner_width, H = fig.inner_height;
+  if (!(W > 0 && H > 0)) {  // not laid out yet
+    if (tries < 50) setTimeout(() => fit(tries + 1), 60);
+    return;
+  }
+  const ux = (xr.end - xr.start) / W, uy = (yr.end - yr.start) / H;
+  let u = Math.max(ux, uy);
+  if (Math.abs(ux / uy - 1) > 0.01) {
+    let cx = (xr.start + xr.end) / 2, cy = (yr.start + yr.end) / 2;
+    const [x0, x1, y0, y1] = fig.tags.length == 4 ? fig.tags : [0, 0, 0, 0];
+    if (x1 > x0 && xr.start <= x0 && xr.end >= x1) {  // the whole graph: fill the plot with it
+      u = Math.max((x1 - x0) / W, (y1 - y0) / H, %s / 12);
+      cx = (x0 + x1) / 2; cy = (y0 + y1) / 2;
+    }
+    yr.setv({start: cy - u * H / 2, end: cy + u * H / 2});
+    xr.setv({start: cx - u * W / 2, end: cx + u * W / 2});  // (which may run this again: then a no-op)
+  }
+  const ppu = 1 / u;
+  const size = Math.min(12, %s * ppu * %s);
+  const label = (size < 5 ? 0 : size).toFixed(1) + 'px', small = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
+  const below = ppu * %s / 2 + 1;
+  // every look of a label: a tapped node's selection draws the others with nonselection_glyph
+  for (const [r, font, dy] of [[text, label, null], [grad, small, below], [flow, small, below], [tab, small, null]]) {
+    for (const g of [r.glyph, r.selection_glyph, r.nonselection_glyph]) {
+      if (g && g.text_font_size !== undefined) {
+        g.text_font_size = font;
+        if (dy !== null) g.y_offset = dy;
+      }
     }
   }
 }
-""" % (FONT_PER_BOX_PX, NODE_W, NODE_H)
+fit(0);
+if (!fig.__ap_resize) {
+  fig.__ap_resize = true;
+  let pending = null;
+  window.addEventListener('resize', () => { clearTimeout(pending); pending = setTimeout(() => fit(0), 150); });
+}
+""" % (FONT_PER_BOX_PX * NODE_W, FONT_PER_BOX_PX, NODE_W, NODE_H)
 
 TOOLTIP = """
 <div style="max-width:420px">
@@ -254,10 +282,11 @@ class GraphView:
             background_fill_alpha=0.9,
         )
         fig.add_tools(HoverTool(renderers=[boxes], tooltips=TOOLTIP), TapTool(renderers=[boxes, tabs]))
-        fit = CustomJS(args=dict(xr=fig.x_range, fig=fig, text=self.text, grad=self.grad_text, flow=self.flow_text,
+        fit = CustomJS(args=dict(xr=fig.x_range, yr=fig.y_range, fig=fig, text=self.text, grad=self.grad_text, flow=self.flow_text,
                                  tab=self.tab_text), code=_FONT_JS)
         fig.x_range.js_on_change("start", fit)
         fig.x_range.js_on_change("end", fit)
+        self.fit_js = fit  # also for the page's document_ready: the first frame comes with the page, unchanged
         self.figure = fig
         self.height = height
         self._graph, self._pos, self._bands = {}, {}, None
@@ -270,13 +299,14 @@ class GraphView:
         self._graph = graph
         self._collapsed = Collapsed(graph, modules) if modules is not None and graph.get("groups") else None
         shown = self.shown
-        self._pos = positions(shown.get("nodes", []))
+        before, self._pos = self._pos, positions(shown.get("nodes", []))
         self._bands = bands(shown.get("nodes", [])) if self._collapsed is not None else None
         self._focus = None
         self.nodes.selected.indices = []
         self.frames.selected.indices = []
         self.show_step(walk, step)
-        self._frame(shown.get("nodes", []), self._pos)
+        if self._pos != before or not before:  # (a Backward, a step, a rerun of the same graph: the zoom stays)
+            self._frame(shown.get("nodes", []), self._pos)
 
     @property
     def shown(self):
@@ -339,6 +369,7 @@ class GraphView:
             view = (ox - w * 0.8, ox + w * 0.2, oy - h / 2, oy + h / 2)
         if (fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end) == view:
             return  # the same frame (a Backward, a step): the labels keep the size the browser gave them
+        fig.tags = [x0, x1, y0, y1]  # what the browser fits to the plot's real size (see _FONT_JS)
         fig.x_range.update(start=view[0], end=view[1], reset_start=full[0], reset_end=full[1])
         fig.y_range.update(start=view[2], end=view[3], reset_start=full[2], reset_end=full[3])
         size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)

@@ -37,6 +37,15 @@ _POINT_JS = """([source, column, value, xs, ys]) => {
 }"""
 
 
+_FRAME_JS = """() => {
+  const doc = Bokeh.documents[Bokeh.documents.length - 1];
+  const fig = doc.get_model_by_name('graph_figure');
+  const font = fig.renderers.find(r => r.glyph.text !== undefined && r.glyph.text.field == 'caption').glyph.text_font_size;
+  return {width: fig.inner_width, height: fig.inner_height, x: [fig.x_range.start, fig.x_range.end],
+          y: [fig.y_range.start, fig.y_range.end], tags: fig.tags, font: parseFloat(font.value)};
+}"""
+
+
 class PlaygroundPage:
     def __init__(self, page, timeout=120_000):
         self.page = page
@@ -57,6 +66,11 @@ class PlaygroundPage:
 
     def nodes(self):
         return self.source("graph_nodes")
+
+    def frame(self):
+        """The graph plot's size in pixels, its ranges, the extent Python asked to fit (tags) and the
+        node labels' font size in pixels."""
+        return self.page.evaluate(_FRAME_JS)
 
     def node(self, label):
         data = self.nodes()

@@ -47,6 +47,29 @@ def test_example_toggle_and_accumulation(site):
     assert data["grad"][data["label"].index("a")] == "tensor([2., 2.])"
 
 
+@pytest.mark.parametrize("width", [400, 1280])
+def test_the_graph_fits_the_plots_real_size_and_keeps_the_zoom_across_backward(site, width):
+    from playground.views.graph import FONT_PER_BOX_PX, NODE_W
+    site.page.set_viewport_size({"width": width, "height": 900})
+
+    def fitted(f):
+        ux, uy = (f["x"][1] - f["x"][0]) / f["width"], (f["y"][1] - f["y"][0]) / f["height"]
+        return abs(ux / uy - 1) < 0.01 and abs(f["font"] - min(12, round(FONT_PER_BOX_PX * NODE_W / ux, 1))) < 0.11
+
+    site.wait_for(lambda d: fitted(site.frame()), what="boxes in proportion, labels sized to them")
+    f = site.frame()
+    x0, x1, y0, y1 = f["tags"]
+    assert f["x"][0] <= x0 and f["x"][1] >= x1 and f["y"][0] <= y0 and f["y"][1] >= y1  # the whole graph in view
+    # filling the plot on one axis at least (not a frame made for another width)
+    assert min((f["x"][1] - f["x"][0]) / (x1 - x0), (f["y"][1] - f["y"][0]) / (y1 - y0)) < 1.01
+    site.page.evaluate("""() => { const doc = Bokeh.documents[Bokeh.documents.length - 1];
+        const xr = doc.get_model_by_name('graph_figure').x_range; xr.setv({start: xr.start + 1, end: xr.end + 1}); }""")
+    panned = site.frame()
+    site.click("Backward")
+    site.wait_for(lambda d: d["grad"][d["label"].index("x")].startswith("tensor([[4.5000"), what="the grads")
+    assert site.frame()["x"] == panned["x"]
+
+
 def test_an_exercise_is_checked_on_a_fresh_run(site):
     answer = site.page.locator(".ap-exercise input")
     answer.fill("4.5")

@@ -68,6 +68,19 @@ def test_the_tensor_table_shows_grad_next_to_the_value_and_why_it_is_none(app):
     assert "按 Backward：每次调用后各叶子张量的 .grad 都列在这里" in app.history_pane.object
 
 
+def test_the_zoom_stays_for_the_same_graph_and_a_new_graph_is_framed_afresh(app):
+    xr = app.graph.figure.x_range
+    xr.update(start=xr.start + 1.5, end=xr.end + 1.5)  # the user pans
+    panned = (xr.start, xr.end)
+    app.backward_button.clicks += 1
+    app.step_player.value = 1
+    app.run(app.editor.value)
+    assert (xr.start, xr.end) == panned
+    app.run("import torch\nx = torch.ones(3, requires_grad=True)\ny = (x * 2).sum()\n")
+    x0, x1, y0, y1 = app.graph.figure.tags
+    assert xr.start <= x0 < x1 <= xr.end and (xr.start, xr.end) != panned
+
+
 def test_second_backward_without_retain_graph(app):
     app.backward_button.clicks += 1
     app.backward_button.clicks += 1
