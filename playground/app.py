@@ -63,13 +63,14 @@ def _wrapping(*objects, sizing_mode="stretch_width", css_classes=(), padding=Non
     return pn.Row(*objects, sizing_mode=sizing_mode, css_classes=list(css_classes), styles=styles)
 
 
-def _legend():
+def _legend(language="en"):
+    words = KIND_NAMES.get(language, KIND_NAMES["en"])
     items = []
     for kind in ("leaf", "accumulate", "function", "tensor", "output", "const", "detached", "module"):
         fill, line, _ = STYLE[kind]
         items.append(f'<span><span class="sw" style="background:{fill};border-color:{line}"></span>'
-                     f"{KIND_NAMES[kind]}</span>")
-    items.append('<span><span class="sw" style="background:#e5e7eb;opacity:.35"></span>freed (after backward)</span>')
+                     f"{words[kind]}</span>")
+    items.append(f'<span><span class="sw" style="background:#e5e7eb;opacity:.35"></span>{words["freed"]}</span>')
     return f'<div class="ap-legend">{"".join(items)}</div>'
 
 
@@ -147,6 +148,8 @@ class Playground(pn.viewable.Viewer):
         self.modules_box = pn.widgets.Checkbox(label=UI["en"]["modules"], value=False, visible=False,
                                                css_classes=["ap-modules"])
         self.graph = GraphView()
+        self.graph.language = self.language
+        self.legend = pn.pane.HTML(_legend(self.language), sizing_mode="stretch_width")
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         self.explain_pane = panels.html_pane()
         self.output_pane = panels.html_pane()
@@ -457,6 +460,9 @@ class Playground(pn.viewable.Viewer):
             self.answer_input.placeholder = UI[self.language]["answer"]
             self.check_button.description = UI[self.language]["check"]
         self.embed_note.object = panels.banner_html(UI[self.language]["embed"], "note")
+        self.legend.object = _legend(self.language)
+        with pn.io.unlocked():
+            self.graph.set_language(self.language)
         self._render_text()
         self._sync_link()
 
@@ -547,7 +553,7 @@ class Playground(pn.viewable.Viewer):
             pn.Row(pn.pane.HTML('<div class="ap-section">Computation graph</div>'), pn.layout.HSpacer(), self.status,
                    sizing_mode="stretch_width"),
             self.graph_pane,
-            pn.pane.HTML(_legend(), sizing_mode="stretch_width"),
+            self.legend,
             self.modules_box,
             _wrapping(self.step_player, self.step_pane),
             controls,

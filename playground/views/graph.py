@@ -77,9 +77,10 @@ FRAME_COLUMNS = ("index", "xs", "ys", "tx", "ty", "title")
 FRAME_PAD, TAB_H = 0.22, 0.42  # figure units: room around an open module's nodes, its title tab
 
 
-def node_data(nodes, pos=None):
+def node_data(nodes, pos=None, language="en"):
     """Columns for ``graph_nodes`` from the model's plain node dicts."""
     pos = pos or positions(nodes)
+    words = KIND_NAMES.get(language, KIND_NAMES["en"])
     cols = {k: [] for k in NODE_COLUMNS}
     for n in nodes:
         kind = n["kind"]
@@ -97,11 +98,11 @@ def node_data(nodes, pos=None):
         cols["label"].append(n["label"])
         cols["caption"].append(caption(n))
         cols["kind"].append(kind)
-        cols["kind_name"].append(KIND_NAMES.get(kind, kind) + (" (freed: saved tensors released)" if freed else ""))
+        cols["kind_name"].append(words.get(kind, kind) + (words["freed_note"] if freed else ""))
         cols["value"].append(n.get("value") or _rule(n))
         received = n.get("received")
         cols["grad"].append(n.get("grad") or received or "")
-        cols["grad_title"].append(".grad" if n.get("grad") else "grad it received in backward" if received else "")
+        cols["grad_title"].append(words["grad"] if n.get("grad") else words["received"] if received else "")
         cols["grad_short"].append(grad_short(n) or (short(n["received"]) if n.get("received") else ""))
         cols["fill"].append(fill)
         cols["line"].append(line)
@@ -291,6 +292,7 @@ class GraphView:
         self.height = height
         self._graph, self._pos, self._bands = {}, {}, None
         self._walk = self._step = self._focus = self._collapsed = None
+        self.language = "en"
 
     def update(self, graph, walk=None, step=None, modules=None):
         """Show ``graph`` (framed afresh), as it stood after ``step`` steps of ``walk`` if given.
@@ -326,7 +328,7 @@ class GraphView:
                 nodes, flows = collapsed.at_step(nodes, flows)
         elif collapsed is not None:
             nodes = collapsed.graph["nodes"]
-        nodes_cols = node_data(nodes, pos)
+        nodes_cols = node_data(nodes, pos, self.language)
         edge_cols = edge_data(nodes, self.shown.get("edges", []), pos)
         if self._focus is not None:  # everything off the focused node's paths fades back
             keep = self._focus
@@ -337,6 +339,11 @@ class GraphView:
         self.edges.data = edge_cols
         self.flows.data = flow_data(flows, pos)
         self.frames.data = frame_data(collapsed.frames if collapsed is not None else [], pos, self._bands)
+
+    def set_language(self, language):
+        """The tooltips' words in ``language``."""
+        self.language = language
+        self.show_step(self._walk, self._step)
 
     @property
     def focused(self):

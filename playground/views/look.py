@@ -16,10 +16,17 @@ STYLE = {
 FRAME = ("#f5f3ff", "#c4b5fd", "#6d28d9")  # an open module call: fill, border, title
 NODE_W, NODE_H = 2.8, 0.8
 SCALE_X, SCALE_Y = 3.4, 1.55  # layout units (one layer, one row) to figure units; rows leave room for grads
-KIND_NAMES = {
-    "leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
-    "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
-    "detached": "detached tensor", "module": "module call (tap to open)",
+KIND_NAMES = {  # the legend's and the tooltips' words for each kind of node, per language
+    "en": {"leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
+           "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
+           "detached": "detached tensor", "module": "module call (tap to open)",
+           "freed": "freed (after backward)", "freed_note": " (freed: saved tensors released)",
+           "grad": ".grad", "received": "grad it received in backward"},
+    "zh": {"leaf": "叶子张量（requires grad）", "accumulate": "AccumulateGrad", "function": "grad_fn 节点",
+           "tensor": "中间张量", "output": "输出", "const": "不需要梯度的张量",
+           "detached": "detach 后的张量", "module": "模块调用（点击展开）",
+           "freed": "已释放（backward 之后）", "freed_note": "（已释放：保存的张量已清除）",
+           "grad": ".grad", "received": "backward 中收到的梯度"},
 }
 
 

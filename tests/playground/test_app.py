@@ -171,6 +171,13 @@ def test_language_switch_shows_chinese_explanation(app):
     app.language_toggle.value = "zh"
     assert examples.default_example().explain("zh")[:10] in app.explain_pane.object
     assert "第一个计算图" in app.example_select.options
+    assert "叶子张量（requires grad）" in app.legend.object and "leaf tensor" not in app.legend.object
+    assert _node(app, "x")["kind_name"] == "叶子张量（requires grad）"
+    app.backward_button.clicks += 1
+    assert _node(app, "x")["grad_title"] == ".grad" and _node(app, "MulBackward0")["kind_name"].endswith("（已释放：保存的张量已清除）")
+    app.language_toggle.value = "en"
+    assert _node(app, "MulBackward0")["kind_name"] == "grad_fn node (freed: saved tensors released)"
+    assert "tensor without grad" in app.legend.object
 
 
 def test_the_step_players_buttons_say_what_they_do_in_the_chosen_language(app):
