@@ -30,7 +30,8 @@ function fit(tries) {
   if (Math.abs(ux / uy - 1) > 0.01) {
     let cx = (xr.start + xr.end) / 2, cy = (yr.start + yr.end) / 2;
     const [x0, x1, y0, y1] = fig.tags.length == 4 ? fig.tags : [0, 0, 0, 0];
-    if (x1 > x0 && xr.start <= x0 && xr.end >= x1) {  // the whole graph: fill the plot with it
+    const eps = 1e-6 * (x1 - x0);
+    if (x1 > x0 && xr.start <= x0 + eps && xr.end >= x1 - eps) {  // the whole graph: fill the plot with it
       u = Math.max((x1 - x0) / W, (y1 - y0) / H, %s / 12);
       cx = (x0 + x1) / 2; cy = (y0 + y1) / 2;
     }
