@@ -12,13 +12,16 @@ from .look import (CURRENT_LINE, FRAME, KIND_NAMES, NODE_H, NODE_W, PENDING, STY
 from .rules import rule_text
 
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
-# (a 13-character name such as MeanBackward0 is about 7.7 font-sizes wide, with a little room left).
-FONT_PER_BOX_PX = 0.12
+# (MAX_LABEL characters, such as MseLossBackward0, are about 9 font-sizes wide, with a little room left).
+FONT_PER_BOX_PX = 0.10
+READABLE_PX = 7  # the label font a graph opens with on its output end when the whole would hide its labels
 # Python frames the graph for a plot it cannot measure; the browser knows the plot's size: there the
-# frame keeps its boxes in proportion (a narrow phone shows the whole frame smaller, a wide screen
-# more room around it), again after a window resize. Pan and wheel zoom keep the proportion, so
-# only a frame set for another size is changed.
+# frame keeps its boxes in proportion and fills the plot with the whole graph, or with its output
+# end where the whole would be too small to read (a phone); again after a window resize. Reset shows
+# the whole graph. Pan and wheel zoom keep the proportion, so only a frame set for another size (a
+# new graph, a resize) is changed.
 _FONT_JS = """
+const whole = cb_obj != null && cb_obj.event_name === 'reset';
 function fit(tries) {
   const W = fig.inner_width, H = fig.inner_height;
   if (!(W > 0 && H > 0)) {  // not laid out yet
@@ -27,21 +30,24 @@ function fit(tries) {
   }
   const ux = (xr.end - xr.start) / W, uy = (yr.end - yr.start) / H;
   let u = Math.max(ux, uy);
-  if (Math.abs(ux / uy - 1) > 0.01) {
+  const [x0, x1, y0, y1, ox, oy] = fig.tags.length == 6 ? fig.tags : [0, 0, 0, 0, 0, 0];
+  if (x1 > x0 && (whole || Math.abs(ux / uy - 1) > 0.01)) {
     let cx = (xr.start + xr.end) / 2, cy = (yr.start + yr.end) / 2;
-    const [x0, x1, y0, y1] = fig.tags.length == 4 ? fig.tags : [0, 0, 0, 0];
     const eps = 1e-6 * (x1 - x0);
-    if (x1 > x0 && xr.start <= x0 + eps && xr.end >= x1 - eps) {  // the whole graph: fill the plot with it
-      u = Math.max((x1 - x0) / W, (y1 - y0) / H, %s / 12);
+    if (whole || (xr.start <= x0 + eps && xr.end >= x1 - eps)) {  // the whole graph: fill the plot with it
+      u = Math.max((x1 - x0) / W, (y1 - y0) / H, $box / 12);
       cx = (x0 + x1) / 2; cy = (y0 + y1) / 2;
+      if (!whole && $box / u < 5) {  // (labels under 5 px are not drawn)
+        u = $box / $readable;
+        cx = Math.min(ox - 0.3 * u * W, x1 - u * W / 2); cy = oy;  // the output a fifth from the right
+      }
     }
     yr.setv({start: cy - u * H / 2, end: cy + u * H / 2});
     xr.setv({start: cx - u * W / 2, end: cx + u * W / 2});  // (which may run this again: then a no-op)
   }
-  const ppu = 1 / u;
-  const size = Math.min(12, %s * ppu * %s);
+  const size = Math.min(12, $box / u);
   const label = (size < 5 ? 0 : size).toFixed(1) + 'px', small = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
-  const below = ppu * %s / 2 + 1;
+  const below = $node_h / u / 2 + 1;
   // every look of a label: a tapped node's selection draws the others with nonselection_glyph
   for (const [r, font, dy] of [[text, label, null], [grad, small, below], [flow, small, below], [tab, small, null]]) {
     for (const g of [r.glyph, r.selection_glyph, r.nonselection_glyph]) {
@@ -58,7 +64,7 @@ if (!fig.__ap_resize) {
   let pending = null;
   window.addEventListener('resize', () => { clearTimeout(pending); pending = setTimeout(() => fit(0), 150); });
 }
-""" % (FONT_PER_BOX_PX * NODE_W, FONT_PER_BOX_PX, NODE_W, NODE_H)
+""".replace("$box", repr(FONT_PER_BOX_PX * NODE_W)).replace("$readable", repr(READABLE_PX)).replace("$node_h", repr(NODE_H))
 
 TOOLTIP = """
 <div style="max-width:420px">
@@ -288,6 +294,7 @@ class GraphView:
                                  tab=self.tab_text), code=_FONT_JS)
         fig.x_range.js_on_change("start", fit)
         fig.x_range.js_on_change("end", fit)
+        fig.js_on_event("reset", fit)
         self.fit_js = fit  # also for the page's document_ready: the first frame comes with the page, unchanged
         self.figure = fig
         self.height = height
@@ -356,30 +363,28 @@ class GraphView:
         self.show_step(self._walk, self._step)
 
     def _frame(self, nodes, pos, width_px=640):
-        """Fit the whole graph with boxes kept in proportion (for a plot about ``width_px`` wide);
-        a big graph opens on its output end at a readable zoom, and Reset shows it whole.
-        Label size then follows the zoom in the browser (see _FONT_JS)."""
+        """Fit the whole graph with boxes kept in proportion, for a plot about ``width_px`` wide:
+        the browser fits it to the plot's real size, or opens a graph too big to read whole on its
+        output end, and sizes the labels (see _FONT_JS)."""
         fig, height_px = self.figure, self.height - 40
         xs = [p[0] for p in pos.values()] or [0.0]
         ys = [p[1] for p in pos.values()] or [0.0]
         x0, x1 = min(xs) - NODE_W, max(xs) + NODE_W
         y0, y1 = min(ys) - NODE_H * 1.5, max(ys) + NODE_H * 1.5
+        frames = self.frames.data  # open module calls: their outlines and title tabs in view too
+        for fx, fy, ty in zip(frames["xs"], frames["ys"], frames["ty"]):
+            x0, x1 = min(x0, min(fx) - NODE_H), max(x1, max(fx) + NODE_H)
+            y0, y1 = min(y0, min(fy) - NODE_H), max(y1, max(fy) + NODE_H, ty + TAB_H / 2 + NODE_H)
         unit = max((x1 - x0) / width_px, (y1 - y0) / height_px)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         full = (cx - unit * width_px / 2, cx + unit * width_px / 2, cy - unit * height_px / 2, cy + unit * height_px / 2)
-        view = full
-        readable = FONT_PER_BOX_PX * NODE_W / unit
-        if readable < 6.5 and nodes:
-            out = next((n for n in nodes if n["kind"] == "output"), nodes[-1])
-            ox, oy = pos[out["id"]]
-            unit = FONT_PER_BOX_PX * NODE_W / 10.0
-            w, h = unit * width_px, unit * height_px
-            view = (ox - w * 0.8, ox + w * 0.2, oy - h / 2, oy + h / 2)
-        if (fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end) == view:
+        out = next((n for n in nodes if n["kind"] == "output"), nodes[-1]) if nodes else None
+        ox, oy = pos[out["id"]] if out else (x1, cy)
+        if (fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end) == full:
             return  # the same frame (a Backward, a step): the labels keep the size the browser gave them
-        fig.tags = [x0, x1, y0, y1]  # what the browser fits to the plot's real size (see _FONT_JS)
-        fig.x_range.update(start=view[0], end=view[1], reset_start=full[0], reset_end=full[1])
-        fig.y_range.update(start=view[2], end=view[3], reset_start=full[2], reset_end=full[3])
+        fig.tags = [x0, x1, y0, y1, ox, oy]  # what the browser fits to the plot's real size (see _FONT_JS)
+        fig.x_range.update(start=full[0], end=full[1], reset_start=full[0], reset_end=full[1])
+        fig.y_range.update(start=full[2], end=full[3], reset_start=full[2], reset_end=full[3])
         size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)
         label, small = f"{size if size >= 5 else 0:.1f}px", f"{size * 0.9 if size >= 6 else 0:.1f}px"
         below = NODE_H / 2 / unit + 1  # just under the box, at any zoom

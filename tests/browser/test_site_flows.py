@@ -47,21 +47,46 @@ def test_example_toggle_and_accumulation(site):
     assert data["grad"][data["label"].index("a")] == "tensor([2., 2.])"
 
 
+_RESET_JS = """() => {
+  const fig = Bokeh.documents[Bokeh.documents.length - 1].get_model_by_name('graph_figure');
+  for (const root of Object.values(Bokeh.index)) {
+    const stack = [root];
+    while (stack.length) {
+      const v = stack.pop();
+      if (v.model === fig) { v.reset(); return true; }  // what the Reset tool does
+      for (const c of (v.child_views || [])) stack.push(c);
+    }
+  }
+  return false;
+}"""
+
+
 @pytest.mark.parametrize("width", [400, 1280])
 def test_the_graph_fits_the_plots_real_size_and_keeps_the_zoom_across_backward(site, width):
-    from playground.views.graph import FONT_PER_BOX_PX, NODE_W
+    from playground.views.graph import FONT_PER_BOX_PX, NODE_W, READABLE_PX
     site.page.set_viewport_size({"width": width, "height": 900})
 
     def fitted(f):
         ux, uy = (f["x"][1] - f["x"][0]) / f["width"], (f["y"][1] - f["y"][0]) / f["height"]
-        return abs(ux / uy - 1) < 0.01 and abs(f["font"] - min(12, round(FONT_PER_BOX_PX * NODE_W / ux, 1))) < 0.11
+        font = min(12, FONT_PER_BOX_PX * NODE_W / ux)
+        return abs(ux / uy - 1) < 0.01 and abs(f["font"] - (round(font, 1) if font >= 5 else 0)) < 0.11
+
+    def whole(f):
+        x0, x1, y0, y1, ox, oy = f["tags"]
+        eps = 1e-6 * (x1 - x0)
+        return f["x"][0] <= x0 + eps and f["x"][1] >= x1 - eps and f["y"][0] <= y0 and f["y"][1] >= y1
 
     site.wait_for(lambda d: fitted(site.frame()), what="boxes in proportion, labels sized to them")
     f = site.frame()
-    x0, x1, y0, y1 = f["tags"]
-    assert f["x"][0] <= x0 and f["x"][1] >= x1 and f["y"][0] <= y0 and f["y"][1] >= y1  # the whole graph in view
-    # filling the plot on one axis at least (not a frame made for another width)
-    assert min((f["x"][1] - f["x"][0]) / (x1 - x0), (f["y"][1] - f["y"][0]) / (y1 - y0)) < 1.01
+    x0, x1, y0, y1, ox, oy = f["tags"]
+    if width >= 1000:  # the whole graph, filling the plot on one axis
+        assert whole(f)
+        assert min((f["x"][1] - f["x"][0]) / (x1 - x0), (f["y"][1] - f["y"][0]) / (y1 - y0)) < 1.01
+    else:  # a phone: too small to read whole, so it opens readable on the output end, the graph's right edge
+        assert not whole(f) and f["font"] >= READABLE_PX - 0.05
+        assert f["x"][0] < ox < f["x"][1] and abs(f["x"][1] - x1) < 1e-6 * (x1 - x0)
+        assert site.page.evaluate(_RESET_JS)
+        site.wait_for(lambda d: whole(site.frame()) and fitted(site.frame()), what="Reset: the whole graph")
     site.page.evaluate("""() => { const doc = Bokeh.documents[Bokeh.documents.length - 1];
         const xr = doc.get_model_by_name('graph_figure').x_range; xr.setv({start: xr.start + 1, end: xr.end + 1}); }""")
     panned = site.frame()

@@ -77,7 +77,7 @@ def test_the_zoom_stays_for_the_same_graph_and_a_new_graph_is_framed_afresh(app)
     app.run(app.editor.value)
     assert (xr.start, xr.end) == panned
     app.run("import torch\nx = torch.ones(3, requires_grad=True)\ny = (x * 2).sum()\n")
-    x0, x1, y0, y1 = app.graph.figure.tags
+    x0, x1, y0, y1, ox, oy = app.graph.figure.tags
     assert xr.start <= x0 < x1 <= xr.end and (xr.start, xr.end) != panned
 
 
