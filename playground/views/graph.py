@@ -106,7 +106,7 @@ def node_data(nodes, pos=None, language="en"):
         cols["caption"].append(caption(n))
         cols["kind"].append(kind)
         cols["kind_name"].append(words.get(kind, kind) + (words["freed_note"] if freed else ""))
-        cols["value"].append(n.get("value") or _rule(n))
+        cols["value"].append(n.get("value") or _rule(n, words))
         received = n.get("received")
         cols["grad"].append(n.get("grad") or received or "")
         cols["grad_title"].append(words["grad"] if n.get("grad") else words["received"] if received else "")
@@ -120,13 +120,13 @@ def node_data(nodes, pos=None, language="en"):
     return cols
 
 
-def _rule(n):
+def _rule(n, words):
     if n["kind"] not in ("function", "accumulate"):
         return ""
-    rule = rule_text(n["label"])
+    rule = rule_text(n["label"], words["language"])
     saved = [a for a in n.get("saved") or () if a != "saved_tensors"]
     # What grad_fn._saved_* holds for it: the tensors and numbers this node kept for backward.
-    return f"backward: {rule}" + (f"\nsaved for backward: {', '.join(saved)}" if saved else "")
+    return f"{words['backward']}{rule}" + (f"\n{words['saved']}{', '.join(saved)}" if saved else "")
 
 
 def _between(pa, pb):

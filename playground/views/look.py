@@ -21,12 +21,14 @@ KIND_NAMES = {  # the legend's and the tooltips' words for each kind of node, pe
            "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
            "detached": "detached tensor", "module": "module call (tap to open)",
            "freed": "freed (after backward)", "freed_note": " (freed: saved tensors released)",
-           "grad": ".grad", "received": "grad it received in backward"},
+           "grad": ".grad", "received": "grad it received in backward",
+           "language": "en", "backward": "backward: ", "saved": "saved for backward: "},
     "zh": {"leaf": "叶子张量（requires grad）", "accumulate": "AccumulateGrad", "function": "grad_fn 节点",
            "tensor": "中间张量", "output": "输出", "const": "不需要梯度的张量",
            "detached": "detach 后的张量", "module": "模块调用（点击展开）",
            "freed": "已释放（backward 之后）", "freed_note": "（已释放：保存的张量已清除）",
-           "grad": ".grad", "received": "backward 中收到的梯度"},
+           "grad": ".grad", "received": "backward 中收到的梯度",
+           "language": "zh", "backward": "反向：", "saved": "为反向保存："},
 }
 
 

@@ -234,8 +234,9 @@ def step_html(snapshot, k, language="en"):
                   None)
     if module is not None:  # the module call that made the node
         hint = f' <span class="ap-muted">({escape(words["module"].format(module=module))})</span>{hint}'
-    parts = [f'<div class="ap-step"><div class="ap-step-title">{title}: {escape(name)}{hint}</div>',
-             f'<div class="ap-step-rule">{escape(rule_text(name))}</div>']
+    colon = "：" if language == "zh" else ": "
+    parts = [f'<div class="ap-step"><div class="ap-step-title">{title}{colon}{escape(name)}{hint}</div>',
+             f'<div class="ap-step-rule">{escape(rule_text(name, language))}</div>']
     if step.get("saved"):  # what the rule computes with: grad_fn._saved_*
         rows = "".join(f'<tr><td class="ap-muted">{escape(name)}</td><td><pre class="ap-cellpre">{escape(text)}</pre></td></tr>'
                        for name, text in step["saved"])

@@ -87,5 +87,91 @@ RULES = {
 }
 
 
-def rule_text(name):
-    return RULES.get(name, "backward of a custom or less common op")
+# The same in Chinese: the formulas as they are, the words around them translated.
+RULES_ZH = {
+    "AccumulateGrad": "把收到的梯度加进叶子张量的 .grad（多次 backward 会累加）",
+    "BackwardHookFunctionBackward": "原样传递梯度；模块的 backward 钩子在这里看到它们"
+                                    "（register_full_backward_hook、register_full_backward_pre_hook）",
+    "AddBackward0": "grad_a = grad,  grad_b = grad  （在广播过的维度上求和还原）",
+    "SubBackward0": "grad_a = grad,  grad_b = -grad",
+    "RsubBackward1": "grad_x = -grad  （对应 c - x）",
+    "MulBackward0": "grad_a = grad * b,  grad_b = grad * a  （保存两个输入）",
+    "DivBackward0": "grad_a = grad / b,  grad_b = -grad * a / b**2",
+    "NegBackward0": "grad_x = -grad",
+    "PowBackward0": "grad_x = grad * n * x**(n-1)  （保存 x）",
+    "PowBackward1": "grad_x = grad * y * x**(y-1),  grad_y = grad * x**y * log(x)",
+    "PowBackward2": "grad_y = grad * c**y * log(c)  （对应 c ** y）",
+    "ExpBackward0": "grad_x = grad * exp(x)  （保存结果）",
+    "LogBackward0": "grad_x = grad / x",
+    "SqrtBackward0": "grad_x = grad / (2 * sqrt(x))",
+    "SinBackward0": "grad_x = grad * cos(x)",
+    "CosBackward0": "grad_x = -grad * sin(x)",
+    "TanhBackward0": "grad_x = grad * (1 - tanh(x)**2)  （保存结果）",
+    "SigmoidBackward0": "grad_x = grad * s * (1 - s),  s = sigmoid(x)",
+    "ReluBackward0": "x > 0 处 grad_x = grad，其余为 0",
+    "AbsBackward0": "grad_x = grad * sign(x)",
+    "SumBackward0": "grad_x = grad 复制到每个元素",
+    "SumBackward1": "grad_x = grad 沿求和的维度复制",
+    "MeanBackward0": "grad_x = grad / N 复制到每个元素",
+    "MeanBackward1": "grad_x = grad / N 沿求平均的维度复制",
+    "MmBackward0": "grad_A = grad @ B.T,  grad_B = A.T @ grad",
+    "MvBackward0": "grad_M = outer(grad, v),  grad_v = M.T @ grad",
+    "DotBackward0": "grad_a = grad * b,  grad_b = grad * a",
+    "AddmmBackward0": "grad_bias = grad（求和）,  grad_A = grad @ B.T,  grad_B = A.T @ grad",
+    "ViewBackward0": "grad_x = grad 变回 x 的形状",
+    "TBackward0": "grad_x = grad.t()",
+    "PermuteBackward0": "grad_x = grad 按逆序换回维度",
+    "ExpandBackward0": "grad_x = grad 在扩展出的维度上求和",
+    "SelectBackward0": "grad_x = 全零，只在选中的下标处写入 grad",
+    "SliceBackward0": "grad_x = 全零，只在切片处写入 grad",
+    "IndexBackward0": "grad_x = 全零，在索引到的位置加上 grad",
+    "CloneBackward0": "grad_x = grad",
+    "SoftmaxBackward0": "grad_x = s * (grad - sum(grad * s)),  s = softmax(x)",
+    "LogSoftmaxBackward0": "grad_x = grad - softmax(x) * sum(grad)",
+    "MseLossBackward0": "grad_x = 2 * (x - y) * grad / N",
+    "BinaryCrossEntropyWithLogitsBackward0": "grad_z = (sigmoid(z) - y) * grad / N",
+    "NllLossBackward0": "每个目标类别处 grad_x = -grad / N，其余为 0",
+    "CopySlices": "梯度流向写入切片的来源；基张量被覆盖的部分得到 0",
+    "MulBackward1": "grad_x = grad * c  （x 乘一个数 c，常见于导数公式内部）",
+    "AddBackward1": "grad_x = grad  （x 加一个数）",
+    "DivBackward1": "grad_x = grad / c  （x 除以一个数 c）",
+    "SgnBackward0": "grad_x = 0  （sign 在可导处都是平的）",
+    "UnsqueezeBackward0": "grad_x = grad 去掉插入的那个维度",
+    "SqueezeBackward1": "grad_x = grad 补回被去掉的大小为 1 的维度",
+    "SigmoidBackwardBackward0": "g * s * (1 - s) 的节点：grad_g = grad * s * (1 - s),  grad_s = grad * g * (1 - 2s)",
+    "TanhBackwardBackward0": "g * (1 - t**2) 的节点：grad_g = grad * (1 - t**2),  grad_t = -2 * t * g * grad",
+    "ThresholdBackwardBackward0": "relu 反向的节点：x > 0 处 grad_g = grad，其余为 0；grad_x = 0",
+    "SoftmaxBackwardDataBackward0": "softmax 反向 s * (g - sum(g * s)) 的节点，再求一次导",
+    "LogSoftmaxBackwardDataBackward0": "log_softmax 反向 g - exp(out) * sum(g) 的节点：grad_g = grad - sum(grad * exp(out))",
+    "NllLossBackwardBackward0": "nll_loss 反向的节点：grad_g = nll_loss(grad),  grad_x = 0",
+    "MseLossBackwardBackward0": "2 * (x - y) * g / N 的节点：grad_g = 2 * (x - y) * grad / N,  grad_x = 2 * g * grad / N",
+    "SelectBackwardBackward0": "x[i] 反向（全零、i 处为 g）的节点：grad_g = grad[i]",
+    "SliceBackwardBackward0": "切片反向（全零、切片处为 g）的节点：grad_g = grad[slice]",
+    "IndexPutImplBackward0": "索引反向（全零、在索引处加上 g）的节点：grad_g = grad[indices]",
+    "IndexAddBackward0": "grad_x = grad,  grad_source = 索引到的那些行的 grad",
+    "MaskedFillBackward0": "mask 为 False 处 grad_x = grad，其余为 0",
+    "MaskedFillBackward1": "mask 为 False 处 grad_x = grad，其余为 0；grad_value = mask 为 True 处 grad 之和",
+    "WhereBackward0": "条件成立处 grad_a = grad，其余为 0；grad_b 得到其余部分",
+    "CatBackward0": "每个输入的梯度 = grad 中属于它的那一段",
+    "StackBackward0": "每个输入的梯度 = grad 在堆叠维度上取它的下标",
+    "SplitBackward0": "grad_x = 各部分的梯度拼接起来（没有梯度的部分补零）",
+    "UnsafeSplitBackward0": "grad_x = 各部分的梯度拼接起来（没有梯度的部分补零）",
+    "EmbeddingBackward0": "grad_weight = 把 grad 的各行加到被查找的那些行上",
+    "ConvolutionBackward0": "grad_input = grad 与权重反向卷积（转置卷积），grad_weight = 输入窗口乘 grad 再求和，"
+                            "grad_bias = grad 在批次和位置上求和",
+    "MaxPool2DWithIndicesBackward0": "每个窗口的梯度交给窗口里的最大元素（保存的下标），其余为 0",
+    "AvgPool2DBackward0": "每个窗口的梯度除以窗口大小，平均分给窗口内各元素",
+    "AdaptiveAvgPool2DBackward0": "每个输出的梯度平均分给它所平均的那块输入区域",
+    "ConstantPadNdBackward0": "grad_x = grad 去掉填充的部分",
+    "NativeBatchNormBackward0": "梯度穿过 (x - mean) / std * weight + bias，mean 和 std 取自整个批次"
+                                "（所以同一通道的每个 x 都会影响它们）；grad_weight = sum(grad * x_hat),  "
+                                "grad_bias = sum(grad)",
+    "NativeLayerNormBackward0": "梯度穿过 (x - mean) / std * weight + bias，mean 和 std 取自每个样本被归一化的维度；"
+                                "grad_weight = sum(grad * x_hat),  grad_bias = sum(grad)",
+}
+UNKNOWN = {"en": "backward of a custom or less common op", "zh": "自定义或不常见算子的反向"}
+
+
+def rule_text(name, language="en"):
+    rules = RULES_ZH if language == "zh" else RULES
+    return rules.get(name, UNKNOWN.get(language, UNKNOWN["en"]))

@@ -175,8 +175,15 @@ def test_language_switch_shows_chinese_explanation(app):
     assert _node(app, "x")["kind_name"] == "叶子张量（requires grad）"
     app.backward_button.clicks += 1
     assert _node(app, "x")["grad_title"] == ".grad" and _node(app, "MulBackward0")["kind_name"].endswith("（已释放：保存的张量已清除）")
+    assert _node(app, "MulBackward0")["value"] == ("反向：grad_a = grad * b,  grad_b = grad * a  （保存两个输入）"
+                                                   "\n为反向保存：other, self")
     app.language_toggle.value = "en"
     assert _node(app, "MulBackward0")["kind_name"] == "grad_fn node (freed: saved tensors released)"
+    app.step_player.value = 1
+    assert "grad_x = grad / N copied to every element" in app.step_pane.object  # MeanBackward0, the first step
+    app.language_toggle.value = "zh"
+    assert "grad_x = grad / N 复制到每个元素" in app.step_pane.object
+    app.language_toggle.value = "en"
     assert "tensor without grad" in app.legend.object
 
 
