@@ -42,7 +42,10 @@ UI = {
            "check": "Runs the code afresh, presses Backward as the question says, and checks your answer",
            "embed": "Embed code copied. Paste it into a course page's HTML: it shows this playground, in this "
                     "state, and each reader gets their own copy to play with.",
-           "open": "Open in a new tab ↗"},
+           "open": "Open in a new tab ↗",
+           "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
+                      "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
+                      "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)"}},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
            "modules": "模块显示为方框（点击方框展开，点击标签收起）",
            "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
@@ -50,7 +53,10 @@ UI = {
            "answer": "你的答案：一个数、一个列表，或 None",
            "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案",
            "embed": "嵌入代码已复制。把它粘贴到课程网页的 HTML 中：网页会显示处于此状态的 playground，每位读者都能独立操作。",
-           "open": "在新标签页中打开 ↗"},
+           "open": "在新标签页中打开 ↗",
+           "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
+                      "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",
+                      "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）"}},
 }
 
 
@@ -452,8 +458,21 @@ class Playground(pn.viewable.Viewer):
         self.step_pane.object = panels.step_html(snap, self.step_player.value, lang)
         self.status.object = f'<span class="ap-status">{escape(panels.status_text(snap, lang))}</span>'
 
+    def _label_widgets(self):
+        """Buttons, titles and tabs in the chosen language (PyTorch's own names stay as they are)."""
+        words = UI[self.language]["labels"]
+        self.run_button.param.update(label=words["run"], description=words["run_tip"])
+        self.copy_button.label, self.embed_button.label = words["copy"], words["embed"]
+        self.zero_button.label, self.check_button.label = words["zero"], words["check"]
+        self.step_player.label = words["steps"]
+        self.keys_pane.object = f'<span class="ap-status">{escape(words["keys"])}</span>'
+        self.graph_title.object = f'<div class="ap-section">{escape(words["graph"])}</div>'
+        self.tabs[0] = (words["tensors"], self.inspector_pane)
+        self.tabs[1] = (words["history"], self.history_pane)
+
     def _on_language(self):
         with self._silenced():
+            self._label_widgets()
             self.example_select.options = self._example_options()
             self.modules_box.label = UI[self.language]["modules"]
             self.step_player.stylesheets = [player_css(UI[self.language]["player"])]
@@ -536,12 +555,17 @@ class Playground(pn.viewable.Viewer):
         tools = _wrapping(self.example_select, self.language_toggle, self.copy_button, self.embed_button,
                           self.open_pane, sizing_mode=None, align_items="center", margin_left="auto",
                           max_width="100%")
+        self.keys_pane = pn.pane.HTML()
+        self.graph_title = pn.pane.HTML()
+        self.tabs = pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),
+                            sizing_mode="stretch_width")
+        self._label_widgets()
         header = _wrapping(self.title_pane, tools, css_classes=["ap-header"], justify_content="space-between",
                            align_items="center", padding="8px 16px")
         left = pn.Column(
             self.explain_pane,
             self.editor,
-            pn.Row(self.run_button, pn.pane.HTML('<span class="ap-status">Ctrl+Enter runs</span>')),
+            pn.Row(self.run_button, self.keys_pane),
             self.exercise_box,
             self.output_pane,
             sizing_mode="stretch_width", styles={"flex": "2 1 360px", "min-width": "0"},
@@ -550,7 +574,7 @@ class Playground(pn.viewable.Viewer):
                              pn.Column(self.retain_box, self.create_box, margin=(18, 5, 0, 5)),
                              pn.Column(self.backward_button, self.zero_button, margin=(12, 5, 0, 5)))
         right = pn.Column(
-            pn.Row(pn.pane.HTML('<div class="ap-section">Computation graph</div>'), pn.layout.HSpacer(), self.status,
+            pn.Row(self.graph_title, pn.layout.HSpacer(), self.status,
                    sizing_mode="stretch_width"),
             self.graph_pane,
             self.legend,
@@ -558,8 +582,7 @@ class Playground(pn.viewable.Viewer):
             _wrapping(self.step_player, self.step_pane),
             controls,
             pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),
-            pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),
-                    sizing_mode="stretch_width"),
+            self.tabs,
             sizing_mode="stretch_width", styles={"flex": "3 1 540px", "min-width": "0"},
         )
         body = _wrapping(left, right)

@@ -172,6 +172,9 @@ def test_language_switch_shows_chinese_explanation(app):
     assert examples.default_example().explain("zh")[:10] in app.explain_pane.object
     assert "第一个计算图" in app.example_select.options
     assert "叶子张量（requires grad）" in app.legend.object and "leaf tensor" not in app.legend.object
+    assert (app.run_button.label, app.zero_button.label, app.copy_button.label) == ("运行", "梯度清零", "复制链接")
+    assert app.tabs._names == ["张量", "梯度历史"] and "计算图" in app.graph_title.object
+    assert app.backward_button.label == "Backward" and app.retain_box.label == "retain_graph"  # PyTorch's names
     assert _node(app, "x")["kind_name"] == "叶子张量（requires grad）"
     app.backward_button.clicks += 1
     assert _node(app, "x")["grad_title"] == ".grad" and _node(app, "MulBackward0")["kind_name"].endswith("（已释放：保存的张量已清除）")
@@ -184,6 +187,7 @@ def test_language_switch_shows_chinese_explanation(app):
     app.language_toggle.value = "zh"
     assert "grad_x = grad / N 复制到每个元素" in app.step_pane.object
     app.language_toggle.value = "en"
+    assert app.tabs._names == ["Tensors", "Gradient history"] and app.run_button.label == "Run"
     assert "tensor without grad" in app.legend.object
 
 
