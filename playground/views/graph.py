@@ -103,7 +103,7 @@ def node_data(nodes, pos=None, language="en"):
         cols["x"].append(x)
         cols["y"].append(y)
         cols["label"].append(n["label"])
-        cols["caption"].append(caption(n))
+        cols["caption"].append(caption(n, words["language"]))
         cols["kind"].append(kind)
         cols["kind_name"].append(words.get(kind, kind) + (words["freed_note"] if freed else ""))
         cols["value"].append(n.get("value") or _rule(n, words))

@@ -75,6 +75,7 @@ def _ranks(nodes):
     return {n["id"]: rank[n["x"]] for n in nodes}
 
 
+FREED = {"en": "(freed)", "zh": "（已释放）"}  # under a node whose saved tensors backward released
 MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)
 
 
@@ -82,9 +83,9 @@ def fit(label):
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
-def caption(n):
+def caption(n, language="en"):
     if n["kind"] in ("function", "accumulate"):
-        return fit(n["label"]) + ("\n(freed)" if n.get("freed") else "")
+        return fit(n["label"]) + ("\n" + FREED[language] if n.get("freed") else "")
     sub = n.get("shape_text") or ""
     if n.get("dtype") and n["dtype"] not in ("torch.float32",):
         sub += f" {n['dtype'].replace('torch.', '')}"

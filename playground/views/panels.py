@@ -56,6 +56,7 @@ _KIND_BADGE = {
     "leaf": ("leaf", "#2563eb"), "tensor": ("non-leaf", "#6b7280"), "output": ("output", "#16a34a"),
     "const": ("no grad", "#94a3b8"), "detached": ("detached", "#f97316"),
 }
+_BADGE_ZH = {"leaf": "叶子", "tensor": "非叶子", "output": "输出", "const": "无梯度", "detached": "已 detach"}
 
 
 def _cell(text, cls=""):
@@ -92,6 +93,7 @@ def inspector_html(snapshot, language="en"):
     body = []
     for r in rows:
         badge, color = _KIND_BADGE.get(r["kind"], (r["kind"], "#6b7280"))
+        badge = _BADGE_ZH.get(r["kind"], badge) if language == "zh" else badge
         body.append(
             "<tr>"
             f'<td><b>{escape(r["name"])}</b> <span class="ap-badge" style="background:{color}">{badge}</span></td>'

@@ -15,7 +15,7 @@ from .style import CSS
 _PX = 38  # pixels per figure unit in the sketch
 
 
-def graph_svg(graph):
+def graph_svg(graph, language="en"):
     nodes, edges = graph.get("nodes", []), graph.get("edges", [])
     if not nodes:
         return '<div class="ap-note">No graph yet: run code that makes a tensor with requires_grad=True.</div>'
@@ -48,7 +48,7 @@ def graph_svg(graph):
         parts.append(f'<g data-node="{escape(str(n["id"]))}"{opacity}><title>{escape(n["label"])}</title>'
                      f'<rect x="{cx - w / 2:.1f}" y="{cy - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
                      f'fill="{fill}" stroke="{line}" stroke-width="{2.5 if n["kind"] == "output" else 1.2}"/>')
-        lines = caption(n).split("\n")
+        lines = caption(n, language).split("\n")
         for i, label in enumerate(lines):
             dy = (i - (len(lines) - 1) / 2) * 13
             parts.append(f'<text x="{cx:.1f}" y="{cy + dy + 4:.1f}" text-anchor="middle" font-size="11" '
@@ -67,7 +67,7 @@ def parts(snapshot, language="en", output=None):
     ``output``: the tensor Backward starts from (default: the snapshot's own choice)."""
     return {
         "code": snapshot.get("code") or "",
-        "graph": graph_svg(snapshot.get("graph") or {}),
+        "graph": graph_svg(snapshot.get("graph") or {}, language),
         "output": panels.output_html(snapshot, language),
         "tensors": panels.inspector_html(snapshot, language),
         "status": panels.status_text(snapshot, language),

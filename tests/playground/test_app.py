@@ -178,6 +178,8 @@ def test_language_switch_shows_chinese_explanation(app):
     assert _node(app, "x")["kind_name"] == "叶子张量（requires grad）"
     app.backward_button.clicks += 1
     assert _node(app, "x")["grad_title"] == ".grad" and _node(app, "MulBackward0")["kind_name"].endswith("（已释放：保存的张量已清除）")
+    assert _node(app, "MulBackward0")["caption"] == "MulBackward0\n（已释放）"
+    assert '<b>y</b> <span class="ap-badge" style="background:#6b7280">非叶子</span>' in app.inspector_pane.object
     assert _node(app, "MulBackward0")["value"] == ("反向：grad_a = grad * b,  grad_b = grad * a  （保存两个输入）"
                                                    "\n为反向保存：other, self")
     app.language_toggle.value = "en"
