@@ -92,14 +92,14 @@ def caption(n, language="en"):
     return f"{fit(n['label'])}\n{sub}" if sub else fit(n["label"])
 
 
-def grad_short(n, limit=30):
+def grad_short(n, limit=22):
     """A one-line glimpse of a computed grad, drawn under the node."""
     if n.get("grad_state") != "computed" or not n.get("grad"):
         return ""
     return short(n["grad"], limit)
 
 
-def short(text, limit=30):
+def short(text, limit=22):
     """A tensor's repr on one line, without ``tensor(...)``, behind a ∇."""
     text = " ".join(text.split())
     if text.startswith("tensor(") and text.endswith(")"):

@@ -199,7 +199,7 @@ def test_app_steps_through_the_last_backward(app):
 
     # after the walk, each grad_fn node shows under it the grad it received (its output's grad)
     received = {m["grad_short"] for m in _node(app, "MulBackward0")}
-    assert received == {"∇ [[0.2500, 0.2500], [0.2500,…", "∇ [[0.7500, 0.7500], [0.7500,…"}
+    assert received == {"∇ [[0.2500, 0.2500], …", "∇ [[0.7500, 0.7500], …"}  # (as wide as a column)
     assert _node(app, "MeanBackward0")[0]["grad_short"] == "∇ 1."
     assert _node(app, "MeanBackward0")[0]["grad_title"] == "grad it received in backward"
     assert _node(app, "AccumulateGrad")[0]["grad_short"] == ""  # x shows it, as its .grad
