@@ -27,6 +27,15 @@ class QuickStart:
             except links.LinkError as exc:
                 self.notice = f"{exc} The default example was loaded instead."
         self.snapshot = self.session.restore(self.state["code"], self.state["actions"]).to_dict()
+        err = self.snapshot.get("error")
+        if text and err and self.state["actions"] and self.notice is None:
+            # (a link the app made replays; an edited one may not, and the app, taking over, shows
+            # only what did: so the notice says what failed)
+            first = (err.get("message") or "").splitlines()[0].split(". ")[0].rstrip(".")[:200]
+            line = f"{err.get('type')}: {first}"
+            self.notice = (f"这个链接记录的操作有一步失败了（{line}），页面显示的是失败之前的状态。"
+                           if self.state["language"] == "zh" else
+                           f"One of this link's actions failed ({line}); the page shows the state before it.")
         self._follow()
 
     def command(self, action, code=None):

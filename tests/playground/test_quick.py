@@ -73,6 +73,18 @@ def test_a_shared_link_is_reopened_with_its_actions(q):
     assert view["title"] == leaf.title("zh") and view["explain"] == leaf.explain("zh")
 
 
+def test_a_link_whose_action_fails_says_so_and_keeps_what_ran(q):
+    state = links.validate({"code": "import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()\n",
+                            "actions": [{"op": "backward", "output": "y"}, {"op": "backward", "output": "y"}]})
+    started = quick.start(links.encode(state))
+    view = started.view()
+    assert view["notice"] == ("One of this link's actions failed (RuntimeError: Trying to backward through the graph "
+                              "a second time (or directly access saved tensors after they have already been freed)); "
+                              "the page shows the state before it.")
+    given = quick.handoff()
+    assert given["notice"] == view["notice"] and len(given["state"]["actions"]) == 1  # the one that ran
+
+
 def test_a_broken_link_says_why_and_opens_the_default(q):
     started = quick.start("#v1.not-a-real-link")
     view = started.view()
