@@ -650,7 +650,10 @@ def finish_page(html: str, boot_js: str, loading_css: str) -> tuple[str, set[str
     external = sorted({u for u in URL_RE.findall(html) if not u.startswith(ALLOWED_EXTERNAL)})
     if external:
         raise BuildError("the page still points at other hosts:\n  " + "\n  ".join(external))
-    head = (f'<head>\n<link rel="icon" href="favicon.ico">\n<style>\n{loading_css}</style>\n'
+    # (a phone otherwise lays the page out 980 px wide and shrinks it: the layout that wraps for
+    # a narrow screen never would)
+    head = (f'<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'<link rel="icon" href="favicon.ico">\n<style>\n{loading_css}</style>\n'
             f"<script>\n{boot_js}</script>")
     if html.count("<head>") != 1:
         raise BuildError("cannot find <head> in the converted page")

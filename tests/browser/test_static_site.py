@@ -79,6 +79,23 @@ def test_first_view_then_interactive(built_site, site_server, context, recorder)
     assert any(u.endswith("/pyodide/pyodide.asm.wasm") for u in recorder.urls)
 
 
+def test_a_phone_lays_the_page_out_at_its_own_width(browser, site_server, recorder):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    recorder.attach(phone)
+    try:
+        page = phone.new_page()
+        page.goto(site_server.url)
+        wait_ready(page)
+        # Without width=device-width a phone lays the page out 980 px wide and shrinks it.
+        assert page.evaluate("() => [window.innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+        plot = page.evaluate("""() => { const fig = Bokeh.documents[0].get_model_by_name('graph_figure');
+                                         return fig.inner_width; }""")
+        assert 300 < plot < 390
+    finally:
+        phone.close()
+    assert recorder.errors == [], f"console errors: {recorder.errors}"
+
+
 def test_works_offline_after_one_visit(site_server, context, recorder):
     page = context.new_page()
     page.goto(site_server.url)
