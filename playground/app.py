@@ -141,7 +141,8 @@ class Playground(pn.viewable.Viewer):
             scale_buttons=0.8, width=260, visible=False, css_classes=["ap-player"],
             stylesheets=[player_css(UI["en"]["player"])],
         )
-        self.step_pane = panels.html_pane(visible=False)
+        # (wide enough for a rule and a 2x2 grad: on a phone it goes under the player)
+        self.step_pane = panels.html_pane(visible=False, styles={"flex": "1 1 300px", "min-width": "260px"})
         self.exercise_pane = panels.html_pane()
         self.answer_input = pn.widgets.TextInput(placeholder=UI["en"]["answer"], width=300)
         self.check_button = pn.widgets.Button(label="Check", color="primary", width=90, description=UI["en"]["check"])
