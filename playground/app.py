@@ -154,8 +154,7 @@ class Playground(pn.viewable.Viewer):
         self._verdict = None  # the last answer's verdict, in each language
         self.modules_box = pn.widgets.Checkbox(label=UI["en"]["modules"], value=False, visible=False,
                                                css_classes=["ap-modules"])
-        self.graph = GraphView()
-        self.graph.language = self.language
+        self.graph = GraphView(language=self.language)
         self.legend = pn.pane.HTML(_legend(self.language), sizing_mode="stretch_width")
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         self.explain_pane = panels.html_pane()

@@ -103,10 +103,10 @@ def node_data(nodes, pos=None, language="en"):
         cols["x"].append(x)
         cols["y"].append(y)
         cols["label"].append(n["label"])
-        cols["caption"].append(caption(n, words["language"]))
+        cols["caption"].append(caption(n, language))
         cols["kind"].append(kind)
         cols["kind_name"].append(words.get(kind, kind) + (words["freed_note"] if freed else ""))
-        cols["value"].append(n.get("value") or _rule(n, words))
+        cols["value"].append(n.get("value") or _rule(n, language))
         received = n.get("received")
         cols["grad"].append(n.get("grad") or received or "")
         cols["grad_title"].append(words["grad"] if n.get("grad") else words["received"] if received else "")
@@ -120,10 +120,11 @@ def node_data(nodes, pos=None, language="en"):
     return cols
 
 
-def _rule(n, words):
+def _rule(n, language):
     if n["kind"] not in ("function", "accumulate"):
         return ""
-    rule = rule_text(n["label"], words["language"])
+    words = KIND_NAMES.get(language, KIND_NAMES["en"])
+    rule = rule_text(n["label"], language)
     saved = [a for a in n.get("saved") or () if a != "saved_tensors"]
     # What grad_fn._saved_* holds for it: the tensors and numbers this node kept for backward.
     return f"{words['backward']}{rule}" + (f"\n{words['saved']}{', '.join(saved)}" if saved else "")
@@ -235,7 +236,7 @@ class GraphView:
     """The figure and its named sources: ``graph_nodes``, ``graph_edges``, ``graph_flows`` (a
     backward step's grads) and ``graph_frames`` (open module calls, when modules are grouped)."""
 
-    def __init__(self, height=460):
+    def __init__(self, height=460, language="en"):
         self.frames = ColumnDataSource({k: [] for k in FRAME_COLUMNS}, name="graph_frames")
         self.nodes = ColumnDataSource({k: [] for k in NODE_COLUMNS}, name="graph_nodes")
         self.edges = ColumnDataSource({k: [] for k in EDGE_COLUMNS}, name="graph_edges")
@@ -300,7 +301,7 @@ class GraphView:
         self.height = height
         self._graph, self._pos, self._bands = {}, {}, None
         self._walk = self._step = self._focus = self._collapsed = None
-        self.language = "en"
+        self.language = language
 
     def update(self, graph, walk=None, step=None, modules=None):
         """Show ``graph`` (framed afresh), as it stood after ``step`` steps of ``walk`` if given.
@@ -365,7 +366,7 @@ class GraphView:
     def _frame(self, nodes, pos, width_px=640):
         """Fit the whole graph with boxes kept in proportion, for a plot about ``width_px`` wide:
         the browser fits it to the plot's real size, or opens a graph too big to read whole on its
-        output end, and sizes the labels (see _FONT_JS)."""
+        output end, and sizes the labels (see _FONT_JS: it runs on every change of the frame)."""
         fig, height_px = self.figure, self.height - 40
         xs = [p[0] for p in pos.values()] or [0.0]
         ys = [p[1] for p in pos.values()] or [0.0]
@@ -380,19 +381,6 @@ class GraphView:
         full = (cx - unit * width_px / 2, cx + unit * width_px / 2, cy - unit * height_px / 2, cy + unit * height_px / 2)
         out = next((n for n in nodes if n["kind"] == "output"), nodes[-1]) if nodes else None
         ox, oy = pos[out["id"]] if out else (x1, cy)
-        if (fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end) == full:
-            return  # the same frame (a Backward, a step): the labels keep the size the browser gave them
         fig.tags = [x0, x1, y0, y1, ox, oy]  # what the browser fits to the plot's real size (see _FONT_JS)
         fig.x_range.update(start=full[0], end=full[1], reset_start=full[0], reset_end=full[1])
         fig.y_range.update(start=full[2], end=full[3], reset_start=full[2], reset_end=full[3])
-        size = min(12.0, FONT_PER_BOX_PX * NODE_W / unit)
-        label, small = f"{size if size >= 5 else 0:.1f}px", f"{size * 0.9 if size >= 6 else 0:.1f}px"
-        below = NODE_H / 2 / unit + 1  # just under the box, at any zoom
-        for r, font, dy in ((self.text, label, None), (self.grad_text, small, below), (self.flow_text, small, below),
-                            (self.tab_text, small, None)):
-            for glyph in (r.glyph, r.selection_glyph, r.nonselection_glyph):
-                if isinstance(glyph, str):  # "auto": the flows are never selected
-                    continue
-                glyph.text_font_size = font
-                if dy is not None:
-                    glyph.y_offset = dy

@@ -16,19 +16,19 @@ STYLE = {
 FRAME = ("#f5f3ff", "#c4b5fd", "#6d28d9")  # an open module call: fill, border, title
 NODE_W, NODE_H = 2.8, 0.8
 SCALE_X, SCALE_Y = 3.4, 1.55  # layout units (one layer, one row) to figure units; rows leave room for grads
-KIND_NAMES = {  # the legend's and the tooltips' words for each kind of node, per language
+KIND_NAMES = {  # the graph's words (legend, tooltips, captions) for each kind of node, per language
     "en": {"leaf": "leaf tensor (requires grad)", "accumulate": "AccumulateGrad", "function": "grad_fn node",
            "tensor": "intermediate tensor", "output": "output", "const": "tensor without grad",
            "detached": "detached tensor", "module": "module call (tap to open)",
            "freed": "freed (after backward)", "freed_note": " (freed: saved tensors released)",
            "grad": ".grad", "received": "grad it received in backward",
-           "language": "en", "backward": "backward: ", "saved": "saved for backward: "},
+           "backward": "backward: ", "saved": "saved for backward: ", "freed_caption": "(freed)"},
     "zh": {"leaf": "叶子张量（requires grad）", "accumulate": "AccumulateGrad", "function": "grad_fn 节点",
            "tensor": "中间张量", "output": "输出", "const": "不需要梯度的张量",
            "detached": "detach 后的张量", "module": "模块调用（点击展开）",
            "freed": "已释放（backward 之后）", "freed_note": "（已释放：保存的张量已清除）",
            "grad": ".grad", "received": "backward 中收到的梯度",
-           "language": "zh", "backward": "反向：", "saved": "为反向保存："},
+           "backward": "反向：", "saved": "为反向保存：", "freed_caption": "（已释放）"},
 }
 
 
@@ -75,7 +75,6 @@ def _ranks(nodes):
     return {n["id"]: rank[n["x"]] for n in nodes}
 
 
-FREED = {"en": "(freed)", "zh": "（已释放）"}  # under a node whose saved tensors backward released
 MAX_LABEL = 16  # characters that fit a box; longer names are cut (hover shows them whole)
 
 
@@ -85,7 +84,7 @@ def fit(label):
 
 def caption(n, language="en"):
     if n["kind"] in ("function", "accumulate"):
-        return fit(n["label"]) + ("\n" + FREED[language] if n.get("freed") else "")
+        return fit(n["label"]) + ("\n" + KIND_NAMES[language]["freed_caption"] if n.get("freed") else "")
     sub = n.get("shape_text") or ""
     if n.get("dtype") and n["dtype"] not in ("torch.float32",):
         sub += f" {n['dtype'].replace('torch.', '')}"
