@@ -7,6 +7,7 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size, record
 
+from ._memory import aligned, aligned_copy, aligned_empty
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
 from ._ops import invalid_arguments, need_tensor
 from ._sampling import _node
@@ -37,7 +38,7 @@ def _finish(data, dtype=None, requires_grad=False, device=None):
     check_device(device)
     if dtype is not None:
         data = data.astype(_dtypes.to_numpy_dtype(dtype), copy=False)
-    t = _wrap(data)  # (an inference tensor in inference mode: _wrap marks it)
+    t = _wrap(aligned(data))  # (an inference tensor in inference mode: _wrap marks it)
     if requires_grad:
         t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require gradients")
     return t
@@ -48,9 +49,9 @@ def _infer(data, target=None):
     dtype, Python numbers convert straight to it (``torch.tensor(0.1, dtype=torch.float64)`` is
     never rounded through float32 on the way)."""
     if isinstance(data, Tensor):
-        return data._data.copy()
+        return aligned_copy(data._data)
     if isinstance(data, np.ndarray):
-        return data.copy() if data.dtype != np.float64 or True else data
+        return aligned_copy(data)
     if isinstance(data, (list, tuple)):
         dt = _sequence_dtype(data)
         unwrapped = _unwrap_nested(data)
@@ -265,6 +266,12 @@ def _default(dtype):
     return _dtypes.to_numpy_dtype(dtype) if dtype is not None else _dtypes.get_default_dtype().np
 
 
+def _full(shape, fill, dtype):
+    out = aligned_empty(shape, dtype)
+    np.copyto(out, fill, casting="unsafe")  # (np.full's own fill)
+    return out
+
+
 def _filled(fill, size, dtype, requires_grad, device, kw, name):
     keyword = "size" in kw
     if keyword:
@@ -272,7 +279,7 @@ def _filled(fill, size, dtype, requires_grad, device, kw, name):
     kw.pop("out", None)
     kw.pop("layout", None)
     kw.pop("pin_memory", None)
-    return _finish(np.full(_size(size, name, keyword), fill, dtype=_default(dtype)), None, requires_grad, device)
+    return _finish(_full(_size(size, name, keyword), fill, _default(dtype)), None, requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, **kw):
@@ -299,7 +306,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, **kw
         if fill_value.dim():  # (a 0-d tensor is a Number to PyTorch's argument parser)
             raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
         fill_value = fill_value.item()
-    return _finish(np.full(_size((size,), "full"), fill_value, dtype=_default(dtype)), None, requires_grad, device)
+    return _finish(_full(_size((size,), "full"), fill_value, _default(dtype)), None, requires_grad, device)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, **kw):

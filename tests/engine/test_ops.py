@@ -1,5 +1,6 @@
 """Every op of ``opinfo.CASES`` against real PyTorch (values, ``grad_fn`` names, ``next_functions``,
 grads) and against finite differences in float64 (first and second order, engine only)."""
+import math
 import os
 import subprocess
 import sys
@@ -624,3 +625,18 @@ def test_relu_backward_with_inf_and_nan_grads_matches_torch(torch_ref, n, dtype)
 
     (status, (_, _, values, _)), _ = same(torch_ref, engine, run)
     assert values[:8] == [_INF, 0.0, 0.0, 0.0, _INF, -_INF, "nan", 0.0]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [7, 7000], ids=["small", "large"])
+def test_relu_values_keep_pytorchs_signed_zeros(torch_ref, n, dtype):
+    x = np.resize([-0.0, 0.0, -1.5, 2.5, _NAN, -_INF, _INF], n)
+
+    def run(t):
+        y = t.relu(t.tensor(x, dtype=getattr(t, dtype)))
+        return [math.copysign(1.0, v) for v in y.tolist()], [v if v == v else "nan" for v in y[:7].tolist()]
+
+    signs, head = same(torch_ref, engine, run)[0][1]
+    assert signs[:4] == [-1.0, 1.0, 1.0, 1.0]  # relu(-0.) is -0., relu(-1.5) is +0.
+    assert head[3] == 2.5 and head[4] == "nan" and head[5:] == [0.0, _INF]

@@ -243,3 +243,18 @@ def test_view_as_another_dtype_shares_memory(torch_ref, et):
         return x.tolist(), x._version, v._version, v.untyped_storage().data_ptr() == x.data_ptr()
 
     assert same(torch_ref, et, shared)[0][1] == ([1.0, 1.0, 2.0, 3.0], 1, 1, True)
+
+
+def test_large_factory_tensors_start_on_64_bytes_as_pytorchs(torch_ref, et):
+    import numpy as np
+
+    def where(t):
+        made = [t.tensor(np.ones((32, 32), np.float32)), t.zeros(40, 40), t.ones(1000, dtype=t.float64),
+                t.full((50, 50), 2.0), t.empty(64, 64), t.randn(33, 33), t.rand(2000), t.eye(40), t.arange(2000.),
+                t.zeros(64, 64).clone(), t.nn.Linear(50, 40).weight]
+        return [(x.data_ptr() % 64, x.untyped_storage().nbytes(), x.untyped_storage().data_ptr() == x.data_ptr())
+                for x in made]
+
+    ours, ref = where(et), where(torch_ref)
+    assert ours == ref
+    assert ref[0] == (0, 4096, True)
