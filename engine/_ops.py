@@ -1282,11 +1282,11 @@ def relu(input):
         need_tensor("relu", "input", 1, input)
     d = input._data
     if d.dtype.kind != "f":
-        return record(RELU, (input,), np.maximum(0, d))
+        return record(RELU, (input,), np.maximum(d, 0))
     # Against an array of zeros NumPy's maximum takes its vector loop (3 times faster than against
-    # the scalar 0 at 32 K elements). Zeros first: a tie gives the second, so relu(-0.) is -0. as in PyTorch.
+    # the scalar 0 at 32 K elements).
     out = np.zeros(d.shape, d.dtype)
-    return record(RELU, (input,), np.maximum(out, d, out=out))
+    return record(RELU, (input,), _at_least(out, d, out))
 
 
 def leaky_relu(x, negative_slope=0.01):
@@ -1314,7 +1314,7 @@ def softplus(input, beta=1.0, threshold=20.0):
     need_number("softplus", "beta", 2, beta)
     need_number("softplus", "threshold", 3, threshold)
     d = _float_data(input) * beta
-    out = np.where(d > threshold, d, np.logaddexp(0, d)) / beta
+    out = _quietly(lambda: np.where(d > threshold, d, np.logaddexp(0, d))) / beta  # (nan: no NumPy warning)
     return record(SOFTPLUS, (input,), out.astype(input._data.dtype), {"beta": beta, "threshold": threshold})
 
 
@@ -1325,7 +1325,7 @@ def _silu_grad(g, x):
 
 def silu(x):
     d = _float_data(x)
-    return record(SILU, (x,), d * _sigmoid(d))
+    return record(SILU, (x,), _quietly(lambda: d * _sigmoid(d)))
 
 
 def _elu_backward(go, x, alpha, scale=1, input_scale=1):
@@ -1339,7 +1339,7 @@ def elu_backward(grad_output, x, alpha, scale=1, input_scale=1):
 
 
 def _elu(d, alpha, scale=1, input_scale=1):
-    neg = np.expm1(np.minimum(d, 0) * input_scale) * (alpha * scale)
+    neg = np.expm1(_at_most(0, d) * input_scale) * (alpha * scale)  # (elu(-0.) is -0.)
     return np.where(d > 0, d if scale == 1 else d * scale, neg)
 
 
@@ -1494,7 +1494,7 @@ def _mish_grad(g, x):
 
 def mish(x):
     d = _float_data(x)
-    return record(MISH, (x,), d * np.tanh(np.logaddexp(0, d)))
+    return record(MISH, (x,), _quietly(lambda: d * np.tanh(np.logaddexp(0, d))))
 
 
 HARDSIGMOID = defop("HardsigmoidBackward0", lambda g, ans, x: hardsigmoid_backward(g, x), saves=(0,))
@@ -1537,7 +1537,7 @@ def hardswish_backward(grad_output, x):
 
 def hardswish(x):
     d = _float_data(x)
-    return record(HARDSWISH, (x,), d * np.minimum(np.maximum(d + 3, 0), 6) / 6)
+    return record(HARDSWISH, (x,), _quietly(lambda: d * np.minimum(np.maximum(d + 3, 0), 6) / 6))
 
 
 THRESHOLD = defop("ThresholdBackward0", lambda g, ans, x, threshold, value: threshold_backward(g, x, threshold),
@@ -1614,15 +1614,54 @@ def clamp(input, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo, hi = (as_tensor_arg(v) if v is not None else None for v in (min, max))
-        out = input._data
-        if lo is not None:
-            out = np.maximum(out, _np_of(lo))
-        if hi is not None:
-            out = np.minimum(out, _np_of(hi))
+        out = _clamped(input._data, None if lo is None else _np_of(lo), None if hi is None else _np_of(hi))
         dt = _dtypes.result_type(*(v for v in (input, lo, hi) if v is not None)).np
-        return record(CLAMP_T, (input, lo, hi), out.astype(dt, copy=False))
+        return record(CLAMP_T, (input, lo, hi), np.asarray(out).astype(dt, copy=False))
     dt = _dtypes.result_type(*(v for v in (input, min, max) if v is not None)).np  # an int tensor with 0.5 gives floats
-    return record(CLAMP, (input,), np.clip(input._data.astype(dt, copy=False), min, max), {"min": min, "max": max})
+    return record(CLAMP, (input,), _clamped(input._data.astype(dt, copy=False), min, max), {"min": min, "max": max})
+
+
+def _clamped(d, lo, hi):
+    if lo is not None:
+        d = _at_least(lo, d)
+    return d if hi is None else _at_most(hi, d)
+
+
+def _tie_order():
+    """Which operand NumPy's maximum and minimum return on a tie of 0. and -0. here, at every size and
+    loop tried: "second" (x86 builds), "first", or None (it varies)."""
+    seen = set()
+    for dt in (np.float32, np.float64):
+        for n in (1, 3, 8, 17, 64, 1000):  # (scalar loops, vector loops and their tails)
+            pos, neg = np.zeros(n, dt), np.full(n, -0.0, dt)
+            for f in (np.maximum, np.minimum):
+                seen.update(np.signbit(f(pos, neg)).tolist(), (~np.signbit(f(neg, pos))).tolist(),
+                            np.signbit(f(0.0, neg)).tolist(), (~np.signbit(f(-0.0, pos))).tolist())
+    return {frozenset({True}): "second", frozenset({False}): "first"}.get(frozenset(seen))
+
+
+_TIE = _tie_order()
+
+
+def _keeping(ufunc, bound, d, out):
+    """``ufunc`` (np.maximum, np.minimum) of ``bound`` and ``d``, giving ``d`` on a tie, as PyTorch's
+    clamp and relu kernels replace an element only past the bound: clamp(-0., min=0) and relu(-0.)
+    are -0. A nan, in either, gives nan."""
+    if _TIE == "second":
+        return ufunc(bound, d, out=out)
+    if _TIE == "first":
+        return ufunc(d, bound, out=out)
+    r = np.asarray(ufunc(d, bound, out=out))
+    np.copyto(r, d, where=np.equal(d, r), casting="unsafe")  # (out may be bound: compare with the result)
+    return r
+
+
+def _at_least(bound, d, out=None):
+    return _keeping(np.maximum, bound, d, out)
+
+
+def _at_most(bound, d, out=None):
+    return _keeping(np.minimum, bound, d, out)
 
 
 def _clamp_bounds(fname, input, *bounds):
@@ -1644,8 +1683,8 @@ def clamp_min(input, min):
         raise invalid_arguments("clamp_min", input, min)
     _need_operand("clamp_min", input, min, invalid=True)
     if isinstance(min, Tensor):
-        return _clamp_one_tensor(CLAMP_MIN_T, np.maximum, input, min)
-    return record(CLAMP_MIN, (input,), np.maximum(input._data, min).astype(input._data.dtype, copy=False), {"min": min})
+        return _clamp_one_tensor(CLAMP_MIN_T, _at_least, input, min)
+    return record(CLAMP_MIN, (input,), _at_least(min, input._data).astype(input._data.dtype, copy=False), {"min": min})
 
 
 def clamp_max(input, max):
@@ -1653,13 +1692,13 @@ def clamp_max(input, max):
         raise invalid_arguments("clamp_max", input, max)
     _need_operand("clamp_max", input, max, invalid=True)
     if isinstance(max, Tensor):
-        return _clamp_one_tensor(CLAMP_MAX_T, np.minimum, input, max)
-    return record(CLAMP_MAX, (input,), np.minimum(input._data, max).astype(input._data.dtype, copy=False), {"max": max})
+        return _clamp_one_tensor(CLAMP_MAX_T, _at_most, input, max)
+    return record(CLAMP_MAX, (input,), _at_most(max, input._data).astype(input._data.dtype, copy=False), {"max": max})
 
 
-def _clamp_one_tensor(op, ufunc, input, bound):
+def _clamp_one_tensor(op, clamped, input, bound):
     dt = _dtypes.result_type(input, bound).np
-    return record(op, (input, bound), ufunc(input._data, bound._data).astype(dt, copy=False))
+    return record(op, (input, bound), np.asarray(clamped(bound._data, input._data)).astype(dt, copy=False))
 
 
 def _rounding(name, fwd):
@@ -1667,7 +1706,7 @@ def _rounding(name, fwd):
 
     def f(input):  # (no more: NumPy would take a second argument as ``out`` and write to it)
         need_tensor(name, "input", 1, input)
-        return record(op, (input,), fwd(input._data))
+        return record(op, (input,), _quietly(fwd, input._data))  # (frac of inf: nan, without NumPy's warning)
 
     f.__name__ = f.__qualname__ = name
     globals()[name] = f
@@ -8388,7 +8427,7 @@ SOFTSHRINK_BACKWARD = defop("SoftshrinkBackwardBackward0",
 
 
 def _shrink_backward(go, x, lambd):
-    return np.where(np.abs(x) > lambd, go, go.dtype.type(0))
+    return np.where(np.abs(x) <= lambd, go.dtype.type(0), go)  # (a nan x passes its grad, as in PyTorch)
 
 
 def hardshrink_backward(grad_output, x, lambd):
@@ -8411,7 +8450,8 @@ def hardshrink(input, lambd=0.5):
     need_tensor("hardshrink", "input", 1, input)
     need_number("hardshrink", "lambd", 2, lambd)
     d = _float_data(input)
-    return record(HARDSHRINK, (input,), np.where(np.abs(d) > lambd, d, d.dtype.type(0)), {"lambd": lambd})
+    # 0 within lambd, as PyTorch's kernel tests it: a nan is not within, so it stays nan
+    return record(HARDSHRINK, (input,), np.where(np.abs(d) <= lambd, d.dtype.type(0), d), {"lambd": lambd})
 
 
 def softshrink(input, lambd=0.5):
@@ -8420,7 +8460,8 @@ def softshrink(input, lambd=0.5):
     need_number("softshrink", "lambd", 2, lambd)
     _lambd_check(input, lambd)
     d = _float_data(input)
-    out = np.where(d > lambd, d - d.dtype.type(lambd), np.where(d < -lambd, d + d.dtype.type(lambd), d.dtype.type(0)))
+    # in between, PyTorch's kernel gives x * 0: -0. for -0. and nan for nan
+    out = _quietly(lambda: np.where(d > lambd, d - d.dtype.type(lambd), np.where(d < -lambd, d + d.dtype.type(lambd), d * 0)))
     return record(SOFTSHRINK, (input,), out, {"lambd": lambd})
 
 

@@ -640,3 +640,63 @@ def test_relu_values_keep_pytorchs_signed_zeros(torch_ref, n, dtype):
     signs, head = same(torch_ref, engine, run)[0][1]
     assert signs[:4] == [-1.0, 1.0, 1.0, 1.0]  # relu(-0.) is -0., relu(-1.5) is +0.
     assert head[3] == 2.5 and head[4] == "nan" and head[5:] == [0.0, _INF]
+
+
+_EDGE_INPUT = [_NAN, _INF, -_INF, 0.0, -0.0, -1.0, 2.5, -3.0, 3.0]
+_EDGE_OPS = {
+    "clamp(min=0)": lambda t, x: x.clamp(min=0), "clamp(max=0)": lambda t, x: x.clamp(max=0),
+    "clamp(min=-0.)": lambda t, x: x.clamp(min=-0.0), "clamp(0, 0)": lambda t, x: x.clamp(0, 0),
+    "clamp_min": lambda t, x: x.clamp_min(0), "clamp_max": lambda t, x: x.clamp_max(-0.0),
+    "clamp(tensor)": lambda t, x: x.clamp(min=t.zeros(9)), "clamp_max(tensor)": lambda t, x: x.clamp_max(t.zeros(9)),
+    "elu": lambda t, x: t.nn.functional.elu(x), "selu": lambda t, x: t.nn.functional.selu(x),
+    "softshrink": lambda t, x: t.nn.functional.softshrink(x), "hardshrink": lambda t, x: t.nn.functional.hardshrink(x),
+    "softplus": lambda t, x: t.nn.functional.softplus(x), "mish": lambda t, x: t.nn.functional.mish(x),
+    "silu": lambda t, x: t.nn.functional.silu(x), "hardswish": lambda t, x: t.nn.functional.hardswish(x),
+    "frac": lambda t, x: x.frac(),
+}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("op", sorted(_EDGE_OPS))
+def test_signed_zeros_nan_and_inf_match_torch(torch_ref, op):
+    """Values with their signs (relu(-0.) is -0.), nan passed through, grads, and no NumPy RuntimeWarning."""
+    def run(t):
+        x = t.tensor(_EDGE_INPUT, requires_grad=True)
+        y = _EDGE_OPS[op](t, x)
+        y.sum().backward()
+        return ([v if v == v else "nan" for v in y.tolist()], [math.copysign(1.0, v) for v in y.tolist()],
+                [v if v == v else "nan" for v in x.grad.tolist()])
+
+    (status, (values, signs, grads)), caught = same(torch_ref, engine, run)
+    assert caught == []
+    if op in ("softshrink", "hardshrink"):
+        assert values[0] == "nan" and grads[0] == 1.0  # nan is not within lambd: it passes, and so does its grad
+    if op.startswith("clamp(min=0)"):
+        assert signs[3:5] == [1.0, -1.0] and values[5] == 0.0
+
+
+@pytest.mark.parametrize("order", ["native", "fallback"])
+@pytest.mark.parametrize("n", [9, 9000], ids=["small", "large"])
+def test_relu_and_clamp_keep_the_element_on_a_tie_whichever_operand_numpy_returns(monkeypatch, order, n):
+    # NumPy's maximum returns its second operand on a tie of 0. and -0. on x86, its first in Pyodide's
+    # build; the fallback, for a NumPy that mixes the two, fixes ties after the fact.
+    if order == "fallback":
+        monkeypatch.setattr(engine._ops, "_TIE", None)
+    x = engine.tensor(np.resize(_EDGE_INPUT, n))
+
+    def signed(t):
+        return [("nan" if v != v else (v, math.copysign(1.0, v))) for v in t[:9].tolist()]
+
+    assert signed(x.relu()) == ["nan", (_INF, 1.0), (0.0, 1.0), (0.0, 1.0), (-0.0, -1.0), (0.0, 1.0), (2.5, 1.0),
+                                (0.0, 1.0), (3.0, 1.0)]
+    assert signed(x.clamp(min=-0.0, max=0.0)) == ["nan", (0.0, 1.0), (-0.0, -1.0), (0.0, 1.0), (-0.0, -1.0),
+                                                  (-0.0, -1.0), (0.0, 1.0), (-0.0, -1.0), (0.0, 1.0)]
+    assert signed(x.clamp_max(engine.zeros(n)))[3:5] == [(0.0, 1.0), (-0.0, -1.0)]
+    assert signed(engine.nn.functional.elu(x))[3:5] == [(0.0, 1.0), (-0.0, -1.0)]
+
+
+def test_clamp_of_a_0d_tensor_on_the_fallback(monkeypatch):
+    monkeypatch.setattr(engine._ops, "_TIE", None)
+    x = engine.tensor(-0.0)
+    assert math.copysign(1.0, x.clamp(min=0.0).item()) == -1.0 and x.clamp(min=1.0).item() == 1.0
+    assert x.relu().item() == 0.0 and math.copysign(1.0, x.relu().item()) == -1.0
