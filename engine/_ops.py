@@ -122,6 +122,21 @@ def _quietly(kernel, *args, **kwargs):
             _quiet_off(quiet)
 
 
+def _quiet_op(fn):
+    """``fn`` with NumPy's floating-point warnings off throughout: PyTorch gives inf and nan silently.
+    (Not for an op a rule calls: the rule could then no longer run on arrays, see _on_arrays.)"""
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        quiet = None if _quiet_state() is _QUIET else _quiet_on()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if quiet is not None:
+                _quiet_off(quiet)
+
+    return op
+
+
 def as_tensor_arg(x):
     """Tensors and Python scalars pass through, anything else becomes a tensor. A NumPy scalar is the
     Python number, as PyTorch reads one (a ``numpy.bool_`` as a float: ``t + np.bool_(1)`` is float)."""
@@ -4031,6 +4046,7 @@ NLL, NLL_BACKWARD = _nll_ops("NllLoss")
 NLL2D, NLL2D_BACKWARD = _nll_ops("NllLoss2D")
 
 
+@_quiet_op
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     """Numerically stable sigmoid + binary cross entropy in one node."""
@@ -4085,6 +4101,7 @@ def _size_warning(input, target):
         _broadcast_checked(input._data.shape, target._data.shape)
 
 
+@_quiet_op
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _size_warning(input, target)
     d = input._data - _np_of(target)
@@ -4168,6 +4185,7 @@ def _smooth_terms(input, target, reduction, cutoff, small, large):
     return _reduce(np.where(z < cutoff, small(z), large(z)).astype(x.dtype, copy=False), reduction)
 
 
+@_quiet_op
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     _target_sized(target)
     if beta < 0:
@@ -4178,6 +4196,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return record(SMOOTH_L1, (input, target), out, {"reduction": reduction, "beta": beta})
 
 
+@_quiet_op
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _target_sized(target)
     if weight is not None:

@@ -164,7 +164,12 @@ def test_embed_code_shows_this_state_in_a_course_page(site, context, site_server
     page = context.new_page()
     page.goto(serve_folder(tmp_path).url)  # a course page on another origin
     page.wait_for_function("() => document.querySelector('iframe').contentWindow !== null")
-    frame = next(f for f in page.frames if "?embed" in f.url)
+    for _ in range(300):  # (the frame is about:blank until its navigation commits)
+        frame = next((f for f in page.frames if "?embed" in f.url), None)
+        if frame is not None:
+            break
+        page.wait_for_timeout(100)
+    assert frame is not None, [f.url for f in page.frames]
     embedded = PlaygroundPage(frame, timeout=READY_MS)
     embedded.wait_ready()
     data = embedded.wait_for(lambda d: "w" in d["label"] and d["grad"][d["label"].index("w")] == "tensor([2., 2., 2.])",

@@ -653,6 +653,9 @@ _EDGE_OPS = {
     "softplus": lambda t, x: t.nn.functional.softplus(x), "mish": lambda t, x: t.nn.functional.mish(x),
     "silu": lambda t, x: t.nn.functional.silu(x), "hardswish": lambda t, x: t.nn.functional.hardswish(x),
     "frac": lambda t, x: x.frac(),
+    "mse_loss": lambda t, x: t.nn.functional.mse_loss(x, t.full((9,), _INF), reduction="none"),
+    "huber_loss": lambda t, x: t.nn.functional.huber_loss(x, t.full((9,), -_INF), reduction="none"),
+    "bce_with_logits": lambda t, x: t.nn.functional.binary_cross_entropy_with_logits(x, t.ones(9), reduction="none"),
 }
 
 
@@ -664,7 +667,7 @@ def test_signed_zeros_nan_and_inf_match_torch(torch_ref, op):
         x = t.tensor(_EDGE_INPUT, requires_grad=True)
         y = _EDGE_OPS[op](t, x)
         y.sum().backward()
-        return ([v if v == v else "nan" for v in y.tolist()], [math.copysign(1.0, v) for v in y.tolist()],
+        return ([v if v == v else "nan" for v in y.tolist()], [math.copysign(1.0, v) if v == v else "nan" for v in y.tolist()],
                 [v if v == v else "nan" for v in x.grad.tolist()])
 
     (status, (values, signs, grads)), caught = same(torch_ref, engine, run)
