@@ -127,12 +127,7 @@ def _quiet_op(fn):
     (Not for an op a rule calls: the rule could then no longer run on arrays, see _on_arrays.)"""
     @functools.wraps(fn)
     def op(*args, **kwargs):
-        quiet = None if _quiet_state() is _QUIET else _quiet_on()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            if quiet is not None:
-                _quiet_off(quiet)
+        return _quietly(fn, *args, **kwargs)
 
     return op
 
