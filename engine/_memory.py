@@ -12,7 +12,8 @@ ALIGNMENT = 64
 ALIGNED_FROM = 4096  # bytes
 
 
-def _address(a):
+def address(a):
+    """Where an array's first element sits in memory."""
     return a.__array_interface__["data"][0]
 
 
@@ -25,7 +26,7 @@ def aligned_empty(shape, dtype):
     # A bytearray, not an ndarray, holds the memory: the array is then its own base as far as
     # storages can tell (_storage._owner), so its storage is its own bytes, without the padding.
     buf = bytearray(nbytes + ALIGNMENT)
-    start = -_address(np.frombuffer(buf, np.uint8, 1)) % ALIGNMENT
+    start = -address(np.frombuffer(buf, np.uint8, 1)) % ALIGNMENT
     return np.ndarray(shape, dtype, buffer=buf, offset=start)
 
 
@@ -39,7 +40,7 @@ def aligned_copy(a):
 def aligned(a):
     """``a``, a new array nothing else sees, or its aligned copy when it is large and off a boundary
     and all of its memory (not a strided view into a larger buffer, which is that tensor's storage)."""
-    if a.nbytes < ALIGNED_FROM or not _address(a) % ALIGNMENT or not a.flags.c_contiguous:
+    if a.nbytes < ALIGNED_FROM or not address(a) % ALIGNMENT or not a.flags.c_contiguous:
         return a
     base = a.base
     if a.flags.owndata or type(base) is np.ndarray and base.flags.owndata and base.nbytes == a.nbytes:

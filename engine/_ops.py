@@ -8475,7 +8475,8 @@ def softshrink(input, lambd=0.5):
     _lambd_check(input, lambd)
     d = _float_data(input)
     # in between, PyTorch's kernel gives x * 0: -0. for -0. and nan for nan
-    out = _quietly(lambda: np.where(d > lambd, d - d.dtype.type(lambd), np.where(d < -lambd, d + d.dtype.type(lambd), d * 0)))
+    lam = d.dtype.type(lambd)
+    out = _quietly(lambda: np.where(d > lambd, d - lam, np.where(d < -lambd, d + lam, d * 0)))
     return record(SOFTSHRINK, (input,), out, {"lambd": lambd})
 
 

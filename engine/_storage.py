@@ -12,6 +12,7 @@ import weakref
 import numpy as np
 
 from . import _dtypes
+from ._memory import address as _ptr
 from ._tensor import _CPU, Tensor
 
 _storages = weakref.WeakValueDictionary()  # id(owner) -> its UntypedStorage, one object per memory as in PyTorch
@@ -36,10 +37,6 @@ def _owner(a):
 def _in_memory_order(a):
     """The elements of ``a`` as laid out in memory, a flat view (an owner is C or F contiguous)."""
     return a.reshape(-1, order="A")
-
-
-def _ptr(a):
-    return a.__array_interface__["data"][0]
 
 
 def _untyped(a):
