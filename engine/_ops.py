@@ -1301,12 +1301,14 @@ def relu(input):
 
 def leaky_relu(x, negative_slope=0.01):
     d = _float_data(x)
-    return record(LEAKY_RELU, (x,), np.where(d > 0, d, d * negative_slope), {"negative_slope": negative_slope})
+    return record(LEAKY_RELU, (x,), np.where(d > 0, d, _quietly(np.multiply, d, negative_slope)),
+                  {"negative_slope": negative_slope})
 
 
 def _softplus_backward(go, x, beta, threshold):
     z = x * beta
-    return np.where(z > threshold, go, go * _sigmoid(z))
+    e = np.exp(z)
+    return np.where(z > threshold, go, go * e / (e + 1))  # (PyTorch's formula, to its last bit)
 
 
 def softplus_backward(grad_output, x, beta, threshold):
@@ -1323,9 +1325,14 @@ def softplus(input, beta=1.0, threshold=20.0):
     need_tensor("softplus", "input", 1, input)
     need_number("softplus", "beta", 2, beta)
     need_number("softplus", "threshold", 3, threshold)
-    d = _float_data(input) * beta
-    out = _quietly(lambda: np.where(d > threshold, d, np.logaddexp(0, d))) / beta  # (nan: no NumPy warning)
+    x = _float_data(input)
+    out = _quietly(_softplus_np, x, beta, threshold)  # (nan and overflow: no NumPy warning)
     return record(SOFTPLUS, (input,), out.astype(input._data.dtype), {"beta": beta, "threshold": threshold})
+
+
+def _softplus_np(x, beta, threshold):
+    d = x * beta
+    return np.where(d > threshold, x, np.logaddexp(0, d) / beta)  # (past the threshold: x itself)
 
 
 def _silu_grad(g, x):
@@ -2348,16 +2355,19 @@ def _norm(x, p, dim, keepdim, dtype, op):
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_scalar_type(x)}")
     d = _float_data(x.to(dtype) if dtype is not None else x)
     dims = norm_dims(dim, d.ndim)
+    out = _quietly(_vector_norm_np, d, p, dims, keepdim)  # (a norm past the dtype's range is inf, silently)
+    return _given(record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
+
+
+def _vector_norm_np(d, p, dims, keepdim):
     a = np.abs(d)
     if p == 2:
-        out = np.sqrt(np.sum(d * d, axis=dims, keepdims=keepdim))
-    elif math.isinf(p):
-        out = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
-    elif p == 0:
-        out = np.sum(a != 0, axis=dims, keepdims=keepdim)
-    else:
-        out = np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-    return _given(record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
+        return np.sqrt(np.sum(d * d, axis=dims, keepdims=keepdim))
+    if math.isinf(p):
+        return (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
+    if p == 0:
+        return np.sum(a != 0, axis=dims, keepdims=keepdim)
+    return np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
 
 
 def _running(kernel, input, dim, dtype):
@@ -2370,7 +2380,7 @@ def _running(kernel, input, dim, dtype):
     else:
         acc = np.dtype(np.int64) if d.dtype.kind in "biu" else d.dtype
     dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    return dim, kernel(d, axis=dim, dtype=acc) if d.ndim else d.astype(acc)
+    return dim, _quietly(kernel, d, axis=dim, dtype=acc) if d.ndim else d.astype(acc)
 
 
 def cumsum(input, dim, *, dtype=None):
@@ -2547,7 +2557,7 @@ def mm(input, mat2):
         _mm_check(x, y)
     if x.dtype != y.dtype:
         _promote_pair(input, mat2, "mm")
-    out = x @ y
+    out = x @ y if _quiet_state() is _QUIET else _quietly(np.matmul, x, y)  # (inf - inf is nan, silently)
     if not _grad_mode._enabled and not _grad_mode._fw_active:  # (a backward pass without create_graph: no node)
         return _wrap(out)
     # _grad_strides of each, inlined for two dims: this runs for every layer of every step
@@ -2568,7 +2578,7 @@ def mv(input, vec):
         r, c = (input._data.shape + (0, 0))[:2]
         raise RuntimeError(f"size mismatch, got input ({r}), mat ({r}x{c}), vec ({vec._data.shape[0]})")
     _promote_pair(input, vec, "mv")
-    return record(MV, (input, vec), input._data @ vec._data)
+    return record(MV, (input, vec), _quietly(np.matmul, input._data, vec._data))
 
 
 def dot(input, tensor):
@@ -2583,7 +2593,7 @@ def dot(input, tensor):
             f"inconsistent tensor size, expected tensor [{na}] and src [{nb}] to have the same number of elements, but got {na} and {nb} elements respectively"
         )
     _promote_pair(input, tensor, "dot")
-    return record(DOT, (input, tensor), np.asarray(np.dot(input._data, tensor._data)))
+    return record(DOT, (input, tensor), np.asarray(_quietly(np.dot, input._data, tensor._data)))
 
 
 def bmm(input, mat2):
@@ -2596,7 +2606,7 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{s1[0]}, {s1[2]}] but got: [{s2[0]}, {s2[1]}].")
     _promote_pair(input, mat2, "bmm")
-    return record(BMM, (input, mat2), np.matmul(input._data, mat2._data))
+    return record(BMM, (input, mat2), _quietly(np.matmul, input._data, mat2._data))
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
@@ -2612,11 +2622,15 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _mm_check(mat1._data, mat2._data)
     shape = (mat1._data.shape[0], mat2._data.shape[1])
     _check_expandable(input._data.shape, shape, shape)  # (the bias is expanded to the product's shape)
-    out = input._data * beta + (mat1._data @ mat2._data) * alpha if (beta, alpha) != (1, 1) else input._data + mat1._data @ mat2._data
+    out = _quietly(_addmm_np, input._data, mat1._data, mat2._data, beta, alpha)
     attrs = {"strides": (_grad_strides(mat1), _grad_strides(mat2))}
     if (beta, alpha) != (1, 1):
         attrs.update(beta=beta, alpha=alpha)
     return record(ADDMM, (input, mat1, mat2), out.astype(mat1._data.dtype, copy=False), attrs)
+
+
+def _addmm_np(c, a, b, beta, alpha):
+    return c * beta + (a @ b) * alpha if (beta, alpha) != (1, 1) else c + a @ b
 
 
 def matmul(input, other):
@@ -3244,8 +3258,8 @@ def to_dtype(x, dt, copy=False):
     d = x._data
     if d.dtype.kind == "f" and npd.kind in "iu" and npd.itemsize < 4:
         # (through int64, so that out-of-range values wrap as on PyTorch's x86 builds, in Pyodide too)
-        d = d.astype(np.int64)
-    return record(TO_COPY, (x,), d.astype(npd))
+        d = _quietly(d.astype, np.int64)
+    return record(TO_COPY, (x,), _quietly(d.astype, npd))  # (nan to an integer, or past half's range: silently)
 
 
 def flip(input, dims):
@@ -4546,14 +4560,16 @@ CUMPROD = defop("CumprodBackward0", lambda g, ans, x, dim: _cumprod_backward(g, 
 
 
 def _cumprod_backward(g, x, dim, ans):
-    # PyTorch's cumprod_backward: with a zero in the input, the O(n**2) form (it also serves
-    # higher derivatives), each slice of the grad written in place as PyTorch writes it
+    # PyTorch's cumprod_backward: with a zero in the input, an O(n) form when no graph is built, else
+    # the O(n**2) one (its derivative is cumprod's second), each slice of the grad written in place
     n = x.shape[dim]
     if x.numel() <= 1 or n == 1:
         return g
     w = ans * g
     if not bool((_np_of(x) == 0).any()):
         return div(flip(cumsum(flip(w, (dim,)), dim), (dim,)), x)
+    if not _grad_mode._enabled:
+        return _wrap(_cumprod_backward_np(_np_of(g), _np_of(x), dim, _np_of(w)))
     grad_input = _wrap(np.zeros(x.shape, dtype=_np_of(g).dtype))
     ones_size = list(x.shape)
     ones_size[dim] = 1
@@ -4569,6 +4585,21 @@ def _cumprod_backward(g, x, dim, ans):
             omitted = cat([until_k, expand(until_k, from_k_plus_1.shape) * from_k_plus_1], dim)
         setitem(grad_input, (slice(None),) * dim + (k,), sum(narrow(g, dim, k, n - k) * omitted, dim))
     return grad_input
+
+
+def _cumprod_backward_np(g, x, dim, w):
+    """Each slice's grad before its first zero (as without zeros), at that zero (the product of what
+    comes before it, times the grads weighted by the products up to the second zero), and 0 after it."""
+    zero = x.dtype.type(0)
+    count = np.cumsum(x == 0, axis=dim)
+    before = count == 0
+    out = np.where(before, np.flip(np.cumsum(np.flip(np.where(before, w, zero), dim), dim), dim) / x, zero)
+    first = (count == 1) & (x == 0)
+    between = (count == 1) & ~first
+    one = x.dtype.type(1)
+    at_zero = (np.sum(np.cumprod(np.where(between, x, one), dim) * np.where(count == 1, g, zero), dim, keepdims=True)
+               * np.prod(np.where(before, x, one), dim, keepdims=True))
+    return np.where(first, at_zero, out)
 
 
 def cumprod(input, dim, *, dtype=None):
@@ -7149,10 +7180,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     if d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
     dims = norm_dims(dim, d.ndim) if dim is not None and _ints(dim) != () else None
-    if dims is None:
-        out = np.asarray(np.nansum(d, keepdims=keepdim), dtype=d.dtype)
-    else:
-        out = np.asarray(np.nansum(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
+    out = np.asarray(_quietly(np.nansum, d, axis=dims, keepdims=keepdim), dtype=d.dtype)
     return _given(record(NANSUM, (x,), out, {"dims": dims, "keepdim": keepdim}), dim=dim)
 
 

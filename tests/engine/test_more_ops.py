@@ -10,6 +10,8 @@ import engine
 from tests.engine.opinfo import same
 
 _INF, _NAN = float("inf"), float("nan")
+_PAST = [_NAN, _INF, -_INF, 0.0, -0.0, -1.0, 3e38, -3e38, 2.5]  # (3e38 * 2 is past float32's range)
+_OVERFLOWING = [3e38, 2.0, _NAN, 1.0, 3e38, 1.0, -1.0, 0.0, 3e38]  # (no inf - inf, which FMA can change)
 
 
 def _grad(t, fn, *values, **kw):
@@ -109,6 +111,25 @@ EDGE_CASES = {
                                  t.tensor([1, 2]).cumprod(0, dtype=t.float64)),
     "cumprod grads with zeros": lambda t: _grad(t, lambda x: x.cumprod(-1), [[0.0, 2.0, 3.0], [2.0, 0.0, 0.0]]),
     "cumprod second order with zeros": lambda t: _double(t, lambda x: x.cumprod(0), [2.0, 0.0, 3.0, 0.5]),
+    # (with a zero anywhere, PyTorch's O(n) form: nan for inf / inf before the zero, 0 after it, not 0 * inf)
+    "cumprod grads with inf and zeros": lambda t: _grad(t, lambda x: x.cumprod(-1),
+                                                        [[_INF, 0.0, 3.0], [2.0, 0.0, 0.0], [_INF, 2.0, 0.5]]),
+    "vander grads at inf": lambda t: _grad(t, t.linalg.vander, [_INF, 0.0, 2.0, -1.0]),
+    # ----- past the dtype's range: inf and nan as PyTorch gives them, and no NumPy RuntimeWarning -----
+    "norms past float32": lambda t: [_grad(t, f, _PAST) for f in (
+        lambda x: x.norm(), lambda x: x.norm(p=1), lambda x: x.norm(p=3), t.linalg.vector_norm,
+        lambda x: t.linalg.matrix_norm(x.view(3, 3)), lambda x: F(t).normalize(x.view(3, 3)),
+        lambda x: F(t).cosine_similarity(x.view(3, 3), x.view(3, 3).flip(0)),
+        lambda x: F(t).pairwise_distance(x.view(3, 3), x.view(3, 3).flip(0)))],
+    "products past float32": lambda t: [_grad(t, f, _OVERFLOWING) for f in (
+        lambda x: t.dot(x, x.flip(0)), lambda x: t.inner(x, x.flip(0)), lambda x: x.view(3, 3) @ x.view(3, 3),
+        lambda x: t.mv(x.view(3, 3), x[:3]), lambda x: t.bmm(x.view(1, 3, 3), x.view(1, 3, 3)),
+        lambda x: x.view(1, 3, 3) @ x.view(3, 3), lambda x: F(t).linear(x.view(3, 3), x.view(3, 3), x[:3]),
+        lambda x: t.addmm(x[:3], x.view(3, 3), x.view(3, 3)))],
+    "sums past float32": lambda t: [_grad(t, f, _PAST) for f in (
+        lambda x: x.cumsum(0), lambda x: x.nansum(), lambda x: x.nanmean(), lambda x: F(t).leaky_relu(x, 2.0),
+        lambda x: F(t).softplus(x, beta=2.0))],
+    "casts of inf and nan": lambda t: [getattr(t.tensor(_PAST), c)() for c in ("long", "int", "half", "bool")],
     "kron int": lambda t: t.kron(t.tensor([[1, 2]]), t.tensor([[1], [10]])),
     "masked_select broadcast": lambda t: t.arange(3.0).masked_select(t.tensor([[True], [False]])),
     "repeat_interleave": lambda t: (t.repeat_interleave(t.tensor([1, 2])), t.tensor([[1, 2], [3, 4]]).repeat_interleave(2),
