@@ -941,9 +941,21 @@ INPLACE_WITHOUT_DERIVATIVE = {name: _inplace_without_derivative(name, fwd)
 
 
 def _logit_grad(g, x, eps):
-    # PyTorch's infinitely_differentiable_logit_backward: nan outside [0, 1], or 0 outside [eps, 1 - eps]
+    # Building a graph, PyTorch's infinitely_differentiable_logit_backward: nan outside [0, 1], or 0
+    # outside [eps, 1 - eps]; else its logit_backward kernel
+    if not _grad_mode._enabled:
+        return _wrap(_quietly(_logit_backward, _np_of(g), _np_of(x), eps))
     lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
     return where((x >= lo) & (x <= hi), g / (x * _rsub_scalar(1.0, x)), math.nan if eps is None else 0.0)
+
+
+def _logit_backward(go, x, eps):
+    """PyTorch's kernel: at 0 and 1 (either zero) the grad times inf, not over a signed zero."""
+    one = x.dtype.type(1)
+    r = go / (x * (one - x))
+    if eps is None:
+        return np.where((x < 0) | (x > one), x.dtype.type(math.nan), np.where((x == 0) | (x == one), go * np.inf, r))
+    return np.where((x < x.dtype.type(eps)) | (x > one - x.dtype.type(eps)), x.dtype.type(0), r)
 
 
 def logit(input, eps=None):
@@ -6161,7 +6173,7 @@ _ON_ARRAYS.update({
     reshape: lambda x, *shape: np.reshape(x, _shape_arg(shape)), squeeze: _squeeze, unsqueeze: np.expand_dims,
     transpose: lambda x, d0, d1: x.swapaxes(d0, d1), t: operator.attrgetter("T"),
     permute: lambda x, *dims: x.transpose(_shape_arg(dims)),
-    mm: np.matmul, mv: np.matmul, bmm: np.matmul,
+    mm: np.matmul, mv: np.matmul, bmm: np.matmul, _logit_grad: _logit_backward,
     sigmoid_backward: _sigmoid_backward, tanh_backward: _tanh_backward, threshold_backward: _threshold_backward,
     leaky_relu_backward: _leaky_relu_backward, softplus_backward: _softplus_backward, elu_backward: _elu_backward,
     _softmax_backward_data: _softmax_backward, _log_softmax_backward_data: _log_softmax_backward,

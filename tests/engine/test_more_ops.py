@@ -114,6 +114,11 @@ EDGE_CASES = {
     # (with a zero anywhere, PyTorch's O(n) form: nan for inf / inf before the zero, 0 after it, not 0 * inf)
     "cumprod grads with inf and zeros": lambda t: _grad(t, lambda x: x.cumprod(-1),
                                                         [[_INF, 0.0, 3.0], [2.0, 0.0, 0.0], [_INF, 2.0, 0.5]]),
+    # (PyTorch's kernel: grad * inf at either zero and at 1; building a graph, its formula: -inf at -0.)
+    "logit grads at 0 and 1": lambda t: [t.autograd.grad(t.logit(x, eps), x, t.tensor([1.0, 1.0, -2.0, 0.0, 1.0, 1.0]),
+                                                         create_graph=graph)
+                                         for x in [t.tensor([-0.0, 0.0, 1.0, 0.0, 0.05, _NAN], requires_grad=True)]
+                                         for eps in (None, 0.1) for graph in (False, True)],
     "vander grads at inf": lambda t: _grad(t, t.linalg.vander, [_INF, 0.0, 2.0, -1.0]),
     # ----- past the dtype's range: inf and nan as PyTorch gives them, and no NumPy RuntimeWarning -----
     "norms past float32": lambda t: [_grad(t, f, _PAST) for f in (
