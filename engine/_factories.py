@@ -1,4 +1,5 @@
 """Tensor constructors: ``tensor``, ``zeros``, ``randn``, the ``*_like`` family, legacy ``torch.Tensor(...)``."""
+import math
 import numbers
 import warnings
 
@@ -7,9 +8,10 @@ import numpy as np
 from . import _dtypes, _grad_mode
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, check_device, check_size, record
 
+from ._fma import fma
 from ._memory import aligned, aligned_copy, aligned_empty
 from ._random import Generator, default_generator, generator_or_default  # noqa: F401
-from ._ops import invalid_arguments, need_tensor
+from ._ops import _quietly, invalid_arguments, need_tensor
 from ._sampling import _node
 
 
@@ -326,10 +328,27 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
     check_size(max(n, 0))
-    # Computed in float64 and cast, as PyTorch does, so float32 ranges match to the last bit.
-    data = (vals[0] + np.arange(max(n, 0), dtype=np.float64) * vals[2]) if dtype.is_floating_point else \
-        np.arange(vals[0], vals[1], vals[2])
-    return _finish(data.astype(dtype.np), None, requires_grad, device)
+    dt = np.dtype(dtype.np)
+    if dt.kind == "f":
+        data = _arange_floats(float(vals[0]), float(vals[2]), max(n, 0), dt)
+    else:
+        data = np.arange(vals[0], vals[1], vals[2])
+    return _finish(data.astype(dt), None, requires_grad, device)
+
+
+def _arange_floats(start, step, n, dt):
+    """PyTorch's kernel as its x86 builds run it: ``start + step * i`` (a fused multiply-add) in its
+    accumulate type (float64; float32 for half), except in the 256-bit vectors it fills two at a time
+    (whole pairs only), where the first element is that, rounded to the dtype, and the rest step on from it."""
+    acc = np.dtype(np.float32 if dt.itemsize < 4 else np.float64)
+    start, step = acc.type(start), acc.type(step)
+    out = fma(step, np.arange(n, dtype=acc), start, acc)
+    width = 32 // dt.itemsize
+    whole = n // (2 * width) * 2 * width
+    if whole:
+        bases = np.repeat(out[:whole:width].astype(dt).astype(acc), width)
+        out[:whole] = fma(np.tile(np.arange(width, dtype=acc), whole // width), step, bases, acc)
+    return out
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, **kw):
@@ -337,12 +356,77 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
         raise RuntimeError("number of steps must be non-negative")
     _no_bool(dtype, "linspace_cpu")
     check_size(steps)
-    return _finish(np.linspace(start, end, steps).astype(_default(dtype)), None, requires_grad, device)
+    out = _quietly(_linspace, start, end, steps, np.dtype(_default(dtype)))  # (inf * 0 is nan, silently)
+    return _finish(out, None, requires_grad, device)
+
+
+def _linspace(start, end, steps, dt):
+    """PyTorch's kernel: ``start + step * i`` up to halfway, ``end - step * (steps - 1 - i)`` from there,
+    each a fused multiply-add as its x86 builds compile them (in half, each operation rounded);
+    integers stepped in float64 and truncated."""
+    if steps <= 1:
+        return np.linspace(start, end, steps).astype(dt)
+    start, end = _scalar_to(start, dt), _scalar_to(end, dt)
+    acc = dt if dt.kind == "f" else np.dtype(np.float64)
+    start, end = acc.type(start), acc.type(end)
+    step = (end - start) / acc.type(steps - 1)
+    half = steps // 2
+    up, down = np.arange(half, dtype=acc), np.arange(steps - half - 1, -1, -1, dtype=acc)
+    if acc.itemsize < 4:
+        return np.concatenate([start + step * up, end - step * down])
+    return np.concatenate([fma(step, up, start, acc), fma(-step, down, end, acc)]).astype(dt)
+
+
+_SCALAR_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int",
+                 "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t"}
+
+
+def _scalar_to(v, dt):
+    """PyTorch's checked ``Scalar::to<T>``: an error past the type's range (inf and nan pass to a float
+    type); to an unsigned type, a negative value down to minus its maximum wraps."""
+    v = v.item() if isinstance(v, Tensor) else v
+    if dt.kind == "f":
+        f = float(v)
+        if math.isfinite(f) and abs(f) > float(np.finfo(dt).max):
+            raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dt.name]} without overflow")
+        return dt.type(f)
+    info = np.iinfo(dt)
+    if isinstance(v, float) and not math.isfinite(v) or v > float(info.max) or v < (-info.max if info.min == 0 else info.min):
+        raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dt.name]} without overflow")
+    bits = 8 * dt.itemsize
+    n = int(v) % (1 << bits)  # (two's complement, as the cast wraps on x86)
+    return dt.type(n - (1 << bits) if info.min and n > info.max else n)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     _no_bool(dtype, "logspace_cpu")
-    return _finish(np.logspace(start, end, steps, base=base).astype(_default(dtype)), None, requires_grad, device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    check_size(steps)
+    out = _quietly(_logspace, start, end, steps, float(base), np.dtype(_default(dtype)))
+    return _finish(out, None, requires_grad, device)
+
+
+def _logspace(start, end, steps, base, dt):
+    """PyTorch's: the exponents stepped in float64 as linspace steps (from each end to halfway), then C's
+    pow, element by element (NumPy's vectorised float64 power can differ from it in the last bit)."""
+    if steps <= 1:  # (PyTorch fills in C's pow of start, in float64)
+        return np.full(steps, _c_pow(base, float(start.item() if isinstance(start, Tensor) else start))).astype(dt)
+    start, end = _scalar_to(start, dt), _scalar_to(end, dt)
+    step = float(end - start if dt.kind == "f" else int(end) - int(start)) / (steps - 1)  # (C's int promotion)
+    half = steps // 2
+    x = np.concatenate([float(start) + step * np.arange(half, dtype=np.float64),
+                        float(end) - step * np.arange(steps - half - 1, -1, -1, dtype=np.float64)])
+    if steps > 1 << 16:  # (a Python loop past this size costs more than the last bit is worth)
+        return np.power(base, x).astype(dt)
+    return np.array([_c_pow(base, v) for v in x.tolist()]).astype(dt)
+
+
+def _c_pow(base, x):
+    try:
+        return math.pow(base, x)
+    except (OverflowError, ValueError):  # (C's pow gives inf or nan)
+        return float(np.power(np.float64(base), x))
 
 
 def _no_bool(dtype, kernel):

@@ -326,6 +326,16 @@ def check_large_tensors_own_their_storage():
     assert r.shape == (4096,) and r.sum().item() == 0.0
 
 
+def check_range_factories_step_as_pytorch():
+    # linspace steps from each end to the middle with fused multiply-adds; logspace takes C's pow
+    assert torch.linspace(0, 1, 7)[4].item() == 0.6666666269302368
+    assert torch.linspace(2.7, -3.2, 4, dtype=torch.int64).tolist() == [2, 0, -1, -3]
+    assert torch.logspace(0, 3, 4, dtype=torch.uint8).tolist() == [1, 10, 100, 232]
+    assert torch.logspace(-2, 2, 5, dtype=torch.float64).tolist() == [0.01, 0.1, 1.0, 10.0, 100.0]
+    # arange: each 256-bit vector of PyTorch's kernel steps on from its first element, rounded
+    assert torch.arange(0, 4, 0.1)[9].item() == 0.9000000357627869 and torch.arange(0, 1, 0.1)[9].item() == 0.8999999761581421
+
+
 CHECKS = {name: fn for name, fn in sorted(globals().items()) if name.startswith("check_")}
 
 
@@ -339,3 +349,4 @@ def run_all():
         except Exception as exc:  # noqa: BLE001 - report every failure, not just the first
             results[name] = f"{type(exc).__name__}: {exc}"
     return results
+

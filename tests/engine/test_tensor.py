@@ -1,6 +1,7 @@
 """Tensors against PyTorch: factories, dtypes and type promotion, metadata, conversions to Python
 and NumPy, comparisons, ``torch.Size`` and devices."""
 import itertools
+import math
 import operator
 import subprocess
 import sys
@@ -155,6 +156,45 @@ DEVICES = {
 @pytest.mark.parametrize("name", sorted(FACTORIES))
 def test_factories(torch_ref, et, name):
     same(torch_ref, et, FACTORIES[name])
+
+
+_SPACES = [(0, 1, 7), (-math.pi, math.pi, 100), (-3.7, 11.2, 1000), (1, 0, 64), (2.7, -3.2, 4), (5, 5, 3), (0, 1, 1),
+           (0, 1, 0), (0.5, 2.5, 33)]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "uint8"])
+@pytest.mark.parametrize("fn", ["linspace", "logspace"])
+def test_linspace_and_logspace_match_torch_bit_for_bit(torch_ref, et, fn, dtype):
+    # PyTorch steps from each end to the middle (linspace(0, 1, 7)[4] is 0.6666666269, not NumPy's
+    # 0.6666666865), with fused multiply-adds in linspace and C's pow in logspace.
+    def values(t):
+        return [getattr(t, fn)(a, b, n, dtype=getattr(t, dtype)).numpy().tobytes()
+                for a, b, n in _SPACES if dtype != "uint8" or min(a, b) >= 0]
+
+    assert values(et) == values(torch_ref)
+    assert et.linspace(0, 1, 7)[4].item() == 0.6666666269302368
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_float_arange_matches_torch_bit_for_bit(torch_ref, et, dtype):
+    # start + step * i, except in the vectors PyTorch's kernel fills two at a time: each steps on from
+    # its first element, rounded to the dtype (arange(0, 4, 0.1)[9] is 0.90000004, not float32's 0.9)
+    def values(t):
+        return [t.arange(a, b, s, dtype=getattr(t, dtype)).numpy().tobytes()
+                for a, b, s in [(0, 1, 0.1), (0, 4, 0.1), (-3.7, 11.2, 0.013), (1, 0, -0.07), (0.5, 100, 0.37)]]
+
+    assert values(et) == values(torch_ref)
+    assert et.arange(0, 4, 0.1)[9].item() == 0.9000000357627869 and et.arange(0, 1, 0.1)[9].item() == 0.8999999761581421
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("args", [(0, 1e30, 3, "int64"), (0, 1e40, 3, "float32"), (0, 300, 3, "uint8"), (0, -5, 3, "uint8"),
+                                  (0, 1e5, 3, "float16"), (0, math.inf, 3, "float32"), (0, math.nan, 3, "int64")])
+def test_linspace_out_of_the_dtypes_range_matches_torch(torch_ref, et, args):
+    a, b, n, dtype = args
+    same(torch_ref, et, lambda t: t.linspace(a, b, n, dtype=getattr(t, dtype)))
 
 
 @pytest.mark.torch
