@@ -342,13 +342,21 @@ def _arange_floats(start, step, n, dt):
     (whole pairs only), where the first element is that, rounded to the dtype, and the rest step on from it."""
     acc = np.dtype(np.float32 if dt.itemsize < 4 else np.float64)
     start, step = acc.type(start), acc.type(step)
-    out = fma(step, np.arange(n, dtype=acc), start, acc)
     width = 32 // dt.itemsize
     whole = n // (2 * width) * 2 * width
-    if whole:
-        bases = np.repeat(out[:whole:width].astype(dt).astype(acc), width)
-        out[:whole] = fma(np.tile(np.arange(width, dtype=acc), whole // width), step, bases, acc)
+    lanes = np.arange(width, dtype=acc)
+    out = np.empty(n, acc)
+    for c in range(0, n, _CHUNK):  # (in chunks: float64's fused multiply-add takes a dozen temporaries)
+        part = fma(step, np.arange(c, min(c + _CHUNK, n), dtype=acc), start, acc)
+        k = min(whole - c, len(part))
+        if k > 0:
+            bases = np.repeat(part[:k:width].astype(dt).astype(acc), width)
+            part[:k] = fma(np.tile(lanes, k // width), step, bases, acc)
+        out[c:c + len(part)] = part
     return out
+
+
+_CHUNK = 1 << 16  # (a multiple of every vector pair's length)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, **kw):

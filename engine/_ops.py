@@ -1752,7 +1752,7 @@ def round(input, *, decimals=0):
     need_tensor("round", "input", 1, input)
     if decimals == 0:
         return record(ROUNDING["round"], (input,), np.round(input._data))
-    return record(ROUND_DECIMALS, (input,), np.round(input._data, decimals), {"decimals": decimals})
+    return record(ROUND_DECIMALS, (input,), _quietly(np.round, input._data, decimals), {"decimals": decimals})
 
 
 def _sign_np(d):
@@ -2164,10 +2164,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     need_tensor("prod", "input", 1, input)
     d = input._data
-    if dim is None:
-        return record(PROD, (input,), np.asarray(d.prod(), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
+    if dim is None:  # (a product past the dtype's range is inf, silently)
+        return record(PROD, (input,), np.asarray(_quietly(d.prod), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
     dims = norm_dims(dim, d.ndim)
-    out = record(PROD_DIM, (input,), d.prod(axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
+    out = record(PROD_DIM, (input,), _quietly(d.prod, axis=dims, keepdims=keepdim), {"dims": dims, "keepdim": keepdim})
     return _given(out, dim=dim) if _raw(dim) else out
 
 
@@ -2458,7 +2458,7 @@ def softmax(input, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(input, dim, "softmax")
     xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "softmax")
-    out = record(SOFTMAX, (xd,), _softmax_np(_float_data(xd), dim), {"dim": dim})
+    out = record(SOFTMAX, (xd,), _quietly(_softmax_np, _float_data(xd), dim), {"dim": dim})  # (inf - inf: nan)
     return _given(out, dim=given) if given is not None and given != dim else out
 
 
@@ -2478,10 +2478,14 @@ def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
     d = _float_data(xd)
     if not d.ndim:
         return record(LOG_SOFTMAX, (xd,), np.zeros_like(d), {"dim": dim})
+    out = record(LOG_SOFTMAX, (xd,), _quietly(_log_softmax_np, d, dim), {"dim": dim})  # (inf - inf: nan)
+    return _given(out, dim=given) if given is not None and given != dim else out
+
+
+def _log_softmax_np(d, dim):
     s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
     s -= np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True))
-    out = record(LOG_SOFTMAX, (xd,), s, {"dim": dim})
-    return _given(out, dim=given) if given is not None and given != dim else out
+    return s
 
 
 # ----- Linear algebra -----

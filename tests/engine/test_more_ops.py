@@ -134,6 +134,10 @@ EDGE_CASES = {
     "sums past float32": lambda t: [_grad(t, f, _PAST) for f in (
         lambda x: x.cumsum(0), lambda x: x.nansum(), lambda x: x.nanmean(), lambda x: F(t).leaky_relu(x, 2.0),
         lambda x: F(t).softplus(x, beta=2.0))],
+    "softmax family at inf": lambda t: [t.tensor([_INF, 1.0]).softmax(0), t.tensor([-_INF, -_INF]).log_softmax(0),
+                                        F(t).cross_entropy(t.tensor([[_INF, 1.0]]), t.tensor([0]))],
+    "prod and round past float32": lambda t: [t.tensor([1e30, 1e30]).prod(), t.tensor([[1e30, 1e30]]).prod(1),
+                                              t.tensor([3e38, _NAN]).round(decimals=2)],
     "casts of inf and nan": lambda t: [getattr(t.tensor(_PAST), c)() for c in ("long", "int", "half", "bool")],
     "kron int": lambda t: t.kron(t.tensor([[1, 2]]), t.tensor([[1], [10]])),
     "masked_select broadcast": lambda t: t.arange(3.0).masked_select(t.tensor([[True], [False]])),
