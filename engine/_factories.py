@@ -378,11 +378,17 @@ def _linspace(start, end, steps, dt):
     acc = dt if dt.kind == "f" else np.dtype(np.float64)
     start, end = acc.type(start), acc.type(end)
     step = (end - start) / acc.type(steps - 1)
-    half = steps // 2
-    up, down = np.arange(half, dtype=acc), np.arange(steps - half - 1, -1, -1, dtype=acc)
+    up, down = _from_both_ends(steps, acc)
     if acc.itemsize < 4:
         return np.concatenate([start + step * up, end - step * down])
     return np.concatenate([fma(step, up, start, acc), fma(-step, down, end, acc)]).astype(dt)
+
+
+def _from_both_ends(steps, dtype):
+    """The steps taken from start up to halfway (0, 1, ...) and from end back after it (..., 1, 0), as
+    PyTorch's linspace and logspace count them."""
+    half = steps // 2
+    return np.arange(half, dtype=dtype), np.arange(steps - half - 1, -1, -1, dtype=dtype)
 
 
 _SCALAR_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int",
@@ -391,7 +397,7 @@ _SCALAR_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half"
 
 def _scalar_to(v, dt):
     """PyTorch's checked ``Scalar::to<T>``: an error past the type's range (inf and nan pass to a float
-    type); to an unsigned type, a negative value down to minus its maximum wraps."""
+    type); to an unsigned type, a negative integer down to minus its maximum wraps (a float does not)."""
     v = v.item() if isinstance(v, Tensor) else v
     if dt.kind == "f":
         f = float(v)
@@ -399,7 +405,8 @@ def _scalar_to(v, dt):
             raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dt.name]} without overflow")
         return dt.type(f)
     info = np.iinfo(dt)
-    if isinstance(v, float) and not math.isfinite(v) or v > float(info.max) or v < (-info.max if info.min == 0 else info.min):
+    lowest = -info.max if info.min == 0 and not isinstance(v, float) else info.min
+    if isinstance(v, float) and not math.isfinite(v) or v > float(info.max) or v < lowest:
         raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dt.name]} without overflow")
     bits = 8 * dt.itemsize
     n = int(v) % (1 << bits)  # (two's complement, as the cast wraps on x86)
@@ -422,9 +429,8 @@ def _logspace(start, end, steps, base, dt):
         return np.full(steps, _c_pow(base, float(start.item() if isinstance(start, Tensor) else start))).astype(dt)
     start, end = _scalar_to(start, dt), _scalar_to(end, dt)
     step = float(end - start if dt.kind == "f" else int(end) - int(start)) / (steps - 1)  # (C's int promotion)
-    half = steps // 2
-    x = np.concatenate([float(start) + step * np.arange(half, dtype=np.float64),
-                        float(end) - step * np.arange(steps - half - 1, -1, -1, dtype=np.float64)])
+    up, down = _from_both_ends(steps, np.float64)
+    x = np.concatenate([float(start) + step * up, float(end) - step * down])
     if steps > 1 << 16:  # (a Python loop past this size costs more than the last bit is worth)
         return np.power(base, x).astype(dt)
     return np.array([_c_pow(base, v) for v in x.tolist()]).astype(dt)

@@ -2573,7 +2573,7 @@ def mm(input, mat2):
         _mm_check(x, y)
     if x.dtype != y.dtype:
         _promote_pair(input, mat2, "mm")
-    out = x @ y if _quiet_state() is _QUIET else _quietly(np.matmul, x, y)  # (inf - inf is nan, silently)
+    out = _quietly(np.matmul, x, y)  # (inf - inf is nan, silently)
     if not _grad_mode._enabled and not _grad_mode._fw_active:  # (a backward pass without create_graph: no node)
         return _wrap(out)
     # _grad_strides of each, inlined for two dims: this runs for every layer of every step

@@ -190,7 +190,7 @@ def test_float_arange_matches_torch_bit_for_bit(torch_ref, et, dtype):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("args", [(0, 1e30, 3, "int64"), (0, 1e40, 3, "float32"), (0, 300, 3, "uint8"), (0, -5, 3, "uint8"),
+@pytest.mark.parametrize("args", [(0, 1e30, 3, "int64"), (0, 1e40, 3, "float32"), (0, 300, 3, "uint8"), (0, -5, 3, "uint8"), (-5.0, 3, 3, "uint8"),
                                   (0, 1e5, 3, "float16"), (0, math.inf, 3, "float32"), (0, math.nan, 3, "int64")])
 def test_linspace_out_of_the_dtypes_range_matches_torch(torch_ref, et, args):
     a, b, n, dtype = args
