@@ -43,6 +43,7 @@ UI = {
            "embed": "Embed code copied. Paste it into a course page's HTML: it shows this playground, in this "
                     "state, and each reader gets their own copy to play with.",
            "open": "Open in a new tab ↗",
+           "own_code": "Your own code",
            "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
                       "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
                       "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)"}},
@@ -54,6 +55,7 @@ UI = {
            "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案",
            "embed": "嵌入代码已复制。把它粘贴到课程网页的 HTML 中：网页会显示处于此状态的 playground，每位读者都能独立操作。",
            "open": "在新标签页中打开 ↗",
+           "own_code": "你自己的代码",
            "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
                       "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",
                       "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）"}},
@@ -173,7 +175,7 @@ class Playground(pn.viewable.Viewer):
         self.check_button.on_click(lambda e: self.check_answer())
         self.answer_input.param.watch(lambda e: self.check_answer(), "enter_pressed")
         self.toggles.param.watch(self._on_toggle, "value")
-        self.example_select.param.watch(lambda e: self.load_example(e.new), "value")
+        self.example_select.param.watch(self._on_example, "value")
         self.step_player.param.watch(lambda e: self._on_step(), "value")
         self.graph.nodes.selected.on_change("indices", self._on_tap)
         self.graph.frames.selected.on_change("indices", self._on_frame_tap)
@@ -244,6 +246,8 @@ class Playground(pn.viewable.Viewer):
         self._verdict = None
         with self._silenced():
             self.answer_input.value = self.answer_input.value_input = ""
+            self.example_select.options = self._example_options()
+            self.example_select.value = key
         self._apply_example_settings(ex)
         self._set_code(ex.code)
         self._last_run = (None, 0.0)
@@ -260,6 +264,10 @@ class Playground(pn.viewable.Viewer):
             self.editor.value_input = code
 
     # ----- events -----
+    def _on_example(self, event):
+        if not self._quiet and event.new:  # ("": the entry for a link's own code)
+            self.load_example(event.new)
+
     def _on_editor_submit(self, event):
         if not self._quiet:
             self.run(event.new)
@@ -323,9 +331,13 @@ class Playground(pn.viewable.Viewer):
         """Reopen a shared state: code (toggles included), settings, then the sender's actions."""
         with self._silenced():
             self.language_toggle.value = self.language = state["language"]
-            if state["example"] in {e.key for e in examples.EXAMPLES}:
-                self.example = state["example"]
-                self.example_select.value = state["example"]
+            # A link made by hand may carry code of its own and no example: then no example's
+            # explanation or question is shown beside it.
+            self.example = state["example"] if state["example"] in {e.key for e in examples.EXAMPLES} else None
+            self._verdict = None
+            self.answer_input.value = self.answer_input.value_input = ""
+            self.example_select.options = self._example_options()
+            self.example_select.value = self.example or ""
             self._set_code(state["code"])
             self.gradient_input.value = state["gradient"] or ""
             self.retain_box.value = state["retain_graph"]
@@ -490,7 +502,9 @@ class Playground(pn.viewable.Viewer):
         self.banner.visible = True
 
     def _example_options(self):
-        return {e.title(self.language): e.key for e in examples.EXAMPLES}
+        """The examples by title; first, while the code is no example's, an entry standing for it."""
+        own = {UI[self.language]["own_code"]: ""} if self.example is None else {}
+        return {**own, **{e.title(self.language): e.key for e in examples.EXAMPLES}}
 
     def link_state(self):
         snap = self.snapshot

@@ -281,6 +281,32 @@ def test_an_exercise_that_needs_setting_up_says_so_first(app):
     assert not app.exercise_box.visible
 
 
+def test_a_link_with_code_of_its_own_shows_no_examples_text(app, torch_module):
+    code = "import torch\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nloss = (w ** 3).sum()\n"
+    state = links.decode(links.encode({"code": code, "output": "loss", "example": None, "language": "zh",
+                                       "actions": [{"op": "backward", "output": "loss"}]}))
+    other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    other.answer_input.value_input = "4.5"
+    other.restore(state)
+    assert other.explain_pane.object == "" and not other.exercise_box.visible
+    assert other.answer_input.value_input == ""
+    assert other.example_select.value == "" and list(other.example_select.options)[:2] == ["你自己的代码", "第一个计算图"]
+    assert _node(other, "w")["grad"] == "tensor([ 3., 12.])"
+    assert links.decode(links.encode(other.link_state()))["example"] is None  # a link of it says the same
+    other.language_toggle.value = "en"
+    assert list(other.example_select.options)[0] == "Your own code"
+    # Choosing an example from the list loads it; the entry for the link's code goes.
+    other.example_select.value = "basics"
+    assert other.editor.value == examples.default_example().code and other.exercise_box.visible
+    assert "Your own code" not in other.example_select.options
+    assert "x is a leaf" in other.explain_pane.object
+    # A link naming an example keeps its text beside the (edited) code, as the sender saw it.
+    state = links.decode(links.encode({"code": code, "output": "loss", "example": "leaf"}))
+    other.restore(state)
+    assert other.example_select.value == "leaf" and other.example == "leaf"
+    assert examples.get_example("leaf").explain("en")[:20] in other.explain_pane.object
+
+
 def test_a_modules_backward_hook_shows_its_nodes_and_what_it_saw(app):
     app.run("import torch.nn as nn\nm = nn.Linear(3, 2)\n"
             "m.register_full_backward_hook(lambda mod, gi, go: print('grad_output', go))\n"
