@@ -72,8 +72,9 @@ _GRAD_WHY = {
            "not_retained": "不是叶子张量：要保留它，在 backward 之前调用 .retain_grad()",
            "none": "requires_grad 为 False"},
 }
-# .grad next to the value, where it is seen without scrolling; the attributes after them.
-_COLUMNS = ("name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf", "shape", "dtype")
+# .grad next to the value, where it is seen without scrolling; the attributes after them (shape
+# and dtype under the name, so the table fits a laptop's half screen).
+_COLUMNS = ("name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf")
 
 
 def _grad_cell(row, language):
@@ -89,21 +90,22 @@ def inspector_html(snapshot, language="en"):
     if not rows:
         empty = {"en": "No tensors yet: run some code.", "zh": "还没有张量：先运行代码。"}
         return f'<div class="ap-note">{empty.get(language, empty["en"])}</div>'
-    head = "".join(f"<th>{h}</th>" for h in _COLUMNS)
+    # (a header may break after its underscore: the columns of True/False stay narrow)
+    head = "".join(f"<th>{h.replace('_', '_<wbr>')}</th>" for h in _COLUMNS)
     body = []
     for r in rows:
         badge, color = _KIND_BADGE.get(r["kind"], (r["kind"], "#6b7280"))
         badge = _BADGE_ZH.get(r["kind"], badge) if language == "zh" else badge
         body.append(
             "<tr>"
-            f'<td><b>{escape(r["name"])}</b> <span class="ap-badge" style="background:{color}">{badge}</span></td>'
+            f'<td><b>{escape(r["name"])}</b> <span class="ap-badge" style="background:{color}">{badge}</span>'
+            f'<div class="ap-cellsub">{escape(r.get("shape_text") or "")} · '
+            f'{escape((r.get("dtype") or "").replace("torch.", ""))}</div></td>'
             f'<td><pre class="ap-cellpre">{escape(r.get("value") or "")}</pre></td>'
             + _grad_cell(r, language)
             + _cell(r.get("grad_fn") or "None")
             + _cell(r.get("requires_grad"))
             + _cell(r.get("is_leaf"))
-            + _cell(r.get("shape_text") or "")
-            + _cell((r.get("dtype") or "").replace("torch.", ""))
             + "</tr>"
         )
     return (f'<div class="ap-scroll"><table class="ap-table"><thead><tr>{head}</tr></thead>'

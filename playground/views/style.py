@@ -32,11 +32,14 @@ body { background: #f8fafc; }
 .ap-table td { border-bottom: 1px solid #f1f5f9; padding: 4px 6px; vertical-align: top; }
 .ap-cellpre { margin: 0; font-size: 11.5px; white-space: pre; max-height: 120px; max-width: 340px; overflow: auto; }
 .ap-scroll { overflow-x: auto; max-width: 100%; }
+.ap-cellsub { font-size: 11px; color: var(--ap-muted); margin-top: 2px; }
 .ap-cellnote { font-size: 11px; white-space: normal; min-width: 120px; max-width: 200px; line-height: 1.3; }
 .ap-grad { color: #166534; }
 .ap-muted { color: #94a3b8; }
 .ap-badge { color: #fff; border-radius: 8px; padding: 0 6px; font-size: 10.5px; margin-left: 4px; white-space: nowrap; }
 .ap-table td:first-child { white-space: nowrap; }
+.ap-scroll .ap-table td:first-child, .ap-scroll .ap-table th:first-child { position: sticky; left: 0; z-index: 1;
+                                                                         background: #fff; }
 .ap-hist { margin-bottom: 8px; }
 .ap-legend { font-size: 11.5px; color: #475569; display: flex; flex-wrap: wrap; gap: 4px 12px; }
 .ap-legend span.sw { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px;

@@ -51,10 +51,12 @@ def test_backward_accumulates_and_zero_grad(app):
 
 def test_the_tensor_table_shows_grad_next_to_the_value_and_why_it_is_none(app):
     import re
-    headers = lambda: re.findall(r"<th>([^<]*)</th>", app.inspector_pane.object)
+    headers = lambda: [re.sub("<wbr>", "", h) for h in re.findall(r"<th>(.*?)</th>", app.inspector_pane.object)]
     rows = lambda: {m[0]: m[1] for m in re.findall(r"<tr><td><b>(\w+)</b>.*?</td><td>.*?</td>(<td.*?</td>)",
                                                      app.inspector_pane.object, re.S)}
-    assert headers()[:4] == ["name", "value", ".grad", "grad_fn"]
+    assert headers() == ["name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf"]
+    assert '<b>x</b> <span class="ap-badge" style="background:#2563eb">leaf</span><div class="ap-cellsub">2×2 · float32' \
+        in app.inspector_pane.object
     assert rows()["x"] == ('<td class="ap-muted"><pre class="ap-cellpre">None</pre>'
                            '<div class="ap-cellnote">no backward has reached it yet</div></td>')
     app.backward_button.clicks += 1
