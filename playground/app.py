@@ -46,7 +46,10 @@ UI = {
            "own_code": "Your own code",
            "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
                       "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
-                      "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)"}},
+                      "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)",
+                      "gradcheck": "Gradient check", "check_grads": "Check gradients",
+                      "check_grads_tip": "Compare autograd's gradient of the output with finite differences "
+                                         "(the code is run again with each element nudged)"}},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
            "modules": "模块显示为方框（点击方框展开，点击标签收起）",
            "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
@@ -58,7 +61,9 @@ UI = {
            "own_code": "你自己的代码",
            "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
                       "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",
-                      "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）"}},
+                      "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）",
+                      "gradcheck": "梯度检验", "check_grads": "检验梯度",
+                      "check_grads_tip": "用有限差分检验 autograd 对输出求的梯度（把每个元素加减一点后重新运行代码）"}},
 }
 
 
@@ -163,6 +168,8 @@ class Playground(pn.viewable.Viewer):
         self.output_pane = panels.html_pane()
         self.inspector_pane = panels.html_pane()
         self.history_pane = panels.html_pane()
+        self.check_grads_button = pn.widgets.Button(label="Check gradients", color="primary", width=150)
+        self.gradcheck_pane = panels.html_pane()
         self.banner = panels.html_pane(visible=False)
         self.status = panels.html_pane()
 
@@ -173,6 +180,7 @@ class Playground(pn.viewable.Viewer):
         self.copy_button.on_click(lambda e: self._copied())
         self.embed_button.on_click(lambda e: self._embed_clicked())
         self.check_button.on_click(lambda e: self.check_answer())
+        self.check_grads_button.on_click(lambda e: self.check_gradients())
         self.answer_input.param.watch(lambda e: self.check_answer(), "enter_pressed")
         self.toggles.param.watch(self._on_toggle, "value")
         self.example_select.param.watch(self._on_example, "value")
@@ -239,6 +247,16 @@ class Playground(pn.viewable.Viewer):
             answer = self.answer_input.value_input
             self._verdict = {lang: exercises.check(ex.exercise, self.snapshot, answer, lang) for lang in UI}
         self._render_text()
+
+    def check_gradients(self):
+        """Autograd's gradient of the chosen output against finite differences (the third tab)."""
+        if self._editor_text() != self.snapshot.get("code"):
+            self.run(self._editor_text())
+        if not self.output_select.value:
+            return
+        self._pending_step = self.step_player.value if self.step_player.visible else None  # (the step stays)
+        self._show(self.session.gradcheck(self.output_select.value, self.gradient_input.value or None))
+        self.tabs.active = 2
 
     def load_example(self, key):
         ex = examples.get_example(key)
@@ -348,7 +366,12 @@ class Playground(pn.viewable.Viewer):
         self._pending_output = state["output"]
         self._pending_step = state["step"]
         self._last_run = (state["code"], time.monotonic())
-        self._show(self.session.restore(state["code"], state["actions"]))
+        snap = self.session.restore(state["code"], state["actions"])
+        check = state["check"]
+        if check is not None and snap.ok:
+            snap = self.session.gradcheck(check["output"], check["gradient"])
+            self.tabs.active = 2
+        self._show(snap)
 
     # ----- rendering -----
     def _apply_example_settings(self, ex):
@@ -467,6 +490,7 @@ class Playground(pn.viewable.Viewer):
         self.output_pane.object = panels.output_html(snap, lang)
         self.inspector_pane.object = panels.inspector_html(snap, lang)
         self.history_pane.object = panels.history_html(snap, lang)
+        self.gradcheck_pane.object = panels.gradcheck_html(snap.get("gradcheck"), lang)
         self.step_pane.object = panels.step_html(snap, self.step_player.value, lang)
         self.status.object = f'<span class="ap-status">{escape(panels.status_text(snap, lang))}</span>'
 
@@ -481,6 +505,8 @@ class Playground(pn.viewable.Viewer):
         self.graph_title.object = f'<div class="ap-section">{escape(words["graph"])}</div>'
         self.tabs[0] = (words["tensors"], self.inspector_pane)
         self.tabs[1] = (words["history"], self.history_pane)
+        self.tabs[2] = (words["gradcheck"], self.gradcheck_box)
+        self.check_grads_button.param.update(label=words["check_grads"], description=words["check_grads_tip"])
 
     def _on_language(self):
         with self._silenced():
@@ -521,6 +547,8 @@ class Playground(pn.viewable.Viewer):
             "step": self._shared_step(),
             "modules": (sorted(self._modules, key=lambda g: int(g[1:])) if self._modules is not None
                         else False if self._modules_chosen else None),
+            "check": ({"output": check["output"], "gradient": check["gradient"]}
+                      if (check := snap.get("gradcheck")) and not snap.get("stale") else None),
         }
 
     def _shared_step(self):
@@ -571,8 +599,9 @@ class Playground(pn.viewable.Viewer):
                           max_width="100%")
         self.keys_pane = pn.pane.HTML()
         self.graph_title = pn.pane.HTML()
+        self.gradcheck_box = pn.Column(self.check_grads_button, self.gradcheck_pane, sizing_mode="stretch_width")
         self.tabs = pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),
-                            sizing_mode="stretch_width")
+                            ("Gradient check", self.gradcheck_box), sizing_mode="stretch_width")
         self._label_widgets()
         header = _wrapping(self.title_pane, tools, css_classes=["ap-header"], justify_content="space-between",
                            align_items="center", padding="8px 16px")

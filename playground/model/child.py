@@ -87,6 +87,8 @@ def _dispatch(session, msg):
         return session.zero_grad()
     if op == "toggle":
         return session.toggle(msg["name"], msg["requires_grad"])
+    if op == "gradcheck":
+        return session.gradcheck(msg["output"], msg.get("gradient"))
     if op == "snapshot":
         return session.snapshot()
     if op == "restore":

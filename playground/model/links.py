@@ -32,6 +32,8 @@ DEFAULTS = {
     # modules drawn as boxes: the ids of the open ones; False: every node drawn, as the user chose;
     # None: not chosen (a big graph of modules starts with boxes)
     "modules": None,
+    # the gradient check on screen: {"output", "gradient"} it was made for, or None
+    "check": None,
 }
 _TYPES = {
     "code": (str,),
@@ -44,6 +46,7 @@ _TYPES = {
     "actions": (list,),
     "step": (int, type(None)),
     "modules": (list, bool, type(None)),
+    "check": (dict, type(None)),
 }
 _GROUP_ID = re.compile(r"m[0-9]{1,6}")
 
@@ -79,7 +82,8 @@ def validate(state):
         value = state.get(key, default)
         if not isinstance(value, _TYPES[key]):
             expected = " or ".join("null" if t is type(None) else {"str": "text", "bool": "true/false", "list": "a list",
-                                                                   "int": "a number"}[t.__name__] for t in _TYPES[key])
+                                                                   "int": "a number", "dict": "an object"}[t.__name__]
+                                for t in _TYPES[key])
             raise LinkError(f"This link is damaged: '{key}' should be {expected}.")
         clean[key] = value
     if type(clean["step"]) is bool or (clean["step"] is not None and clean["step"] < 0):
@@ -87,6 +91,11 @@ def validate(state):
     if clean["modules"] is True or isinstance(clean["modules"], list) and not all(
             isinstance(g, str) and _GROUP_ID.fullmatch(g) for g in clean["modules"]):
         raise LinkError("This link is damaged: 'modules' should list module calls.")
+    if clean["check"] is not None:
+        check = {"output": clean["check"].get("output"), "gradient": clean["check"].get("gradient")}
+        if not isinstance(check["output"], str) or not isinstance(check["gradient"], (str, type(None))):
+            raise LinkError("This link is damaged: 'check' should name an output.")
+        clean["check"] = check
     if clean["language"] not in LANGUAGES:
         clean["language"] = "en"
     if len(clean["actions"]) > MAX_ACTIONS:

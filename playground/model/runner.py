@@ -479,8 +479,9 @@ class Runner:
             text = text.replace(f"'{name}'", "'torch'").replace(f"'{name}.", "'torch.")
         return text
 
-    def run(self, code, namespace=None):
-        """Execute ``code`` in ``namespace`` (default: a fresh one)."""
+    def run(self, code, namespace=None, after_statement=None):
+        """Execute ``code`` in ``namespace`` (default: a fresh one); ``after_statement(ns)`` is
+        called after each top-level statement (the gradient check nudges new leaves there)."""
         started = time.perf_counter()
         ns = namespace if namespace is not None else self.new_namespace()
         lines = _code_lines(code)
@@ -490,15 +491,19 @@ class Runner:
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _silenced(lines, tree.body[-1]):
                 last = ast.Expression(tree.body.pop().value)
-            body = compile(tree, FILENAME, "exec")
+            bodies = ([compile(tree, FILENAME, "exec")] if after_statement is None else
+                      [compile(ast.Module([stmt], []), FILENAME, "exec") for stmt in tree.body])
             expr = compile(last, FILENAME, "eval") if last is not None else None
         except (SyntaxError, ValueError) as exc:  # ValueError: null bytes in the source
             return RunResult(False, ns, program, error=syntax_error_info(exc, FILENAME, lines), seconds=time.perf_counter() - started)
-        program.codes = _all_codes(body) + (_all_codes(expr) if expr is not None else [])
+        program.codes = [c for body in bodies for c in _all_codes(body)] + (_all_codes(expr) if expr is not None else [])
 
         def execute():
             self._seed()
-            exec(body, ns)
+            for body in bodies:
+                exec(body, ns)
+                if after_statement is not None:
+                    after_statement(ns)
             if expr is not None:
                 value = eval(expr, ns)
                 if value is not None:

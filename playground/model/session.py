@@ -8,10 +8,12 @@ Semantics kept by both: after any error the last good graph, inspector and grads
 error is reported beside them, ``stale`` says the graph is not from the code shown); a second
 Backward without retain_graph gives PyTorch's own error plus a hint.
 """
+import contextlib
 import dataclasses
 import importlib
 import json
 import os
+import random
 import signal
 import sys
 import threading
@@ -19,6 +21,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
+from . import gradcheck as gradcheck_mod
 from . import graph as graph_mod
 from .layout import layered_layout
 from .modules import CallRecorder, module_groups, module_names
@@ -51,6 +54,7 @@ class Snapshot:
     stale: graph/inspector come from an earlier successful run than the code shown.
     replay: {"code", "actions"} that rebuild this state (share links, restarts).
     action: the command that produced this snapshot.
+    gradcheck: the last gradient check (model.gradcheck), until the next run.
     """
 
     code: str = ""
@@ -69,6 +73,7 @@ class Snapshot:
     stale: bool = False
     replay: dict = field(default_factory=lambda: {"code": None, "actions": []})
     action: str = "init"
+    gradcheck: dict | None = None
 
     def to_dict(self):
         # Shallow: the fields hold plain JSON built afresh for each snapshot (asdict's deep copy
@@ -78,6 +83,21 @@ class Snapshot:
     @classmethod
     def from_dict(cls, data):
         return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+
+@contextlib.contextmanager
+def _random_state_kept(torch):
+    get, put = getattr(torch, "get_rng_state", None), getattr(torch, "set_rng_state", None)
+    np = sys.modules.get("numpy")
+    saved = (get() if get and put else None, random.getstate(), np.random.get_state() if np else None)
+    try:
+        yield
+    finally:
+        if saved[0] is not None:
+            put(saved[0])
+        random.setstate(saved[1])
+        if np is not None:
+            np.random.set_state(saved[2])
 
 
 class InProcessSession:
@@ -108,6 +128,7 @@ class InProcessSession:
         self._result = None
         self._run_output = ("", None)  # what the last good run printed, and its last expression
         self._action = "init"
+        self._gradcheck = None
 
     # --- commands -------------------------------------------------------------------------
 
@@ -128,6 +149,20 @@ class InProcessSession:
             self._walk = None
             self._run_output = (res.stdout, res.result)
             self._calls = calls.calls
+            self._gradcheck = None
+        return self._snapshot()
+
+    def gradcheck(self, output, gradient=None):
+        """Autograd's gradient of ``output`` (weighed by ``gradient``, as Backward) against finite
+        differences, from fresh runs of the last good code: the live tensors are left alone."""
+        self._action = "gradcheck"
+        self._stdout, self._result = self._run_output
+        if self._ns is None:
+            return self._fail("input", "Run the code first: there is no graph yet.")
+        self._error = None
+        with _random_state_kept(self.torch):  # (a later gradient=torch.randn(...) draws as without the check)
+            self._gradcheck = gradcheck_mod.check(self.runner, self._good_code, output,
+                                                  (gradient or "").strip() or None, self._module_type)
         return self._snapshot()
 
     def backward(self, output, gradient=None, retain_graph=None, create_graph=False):
@@ -337,6 +372,7 @@ class InProcessSession:
             stale=self._good_code is not None and self._good_code != self.code,
             replay={"code": self._good_code, "actions": [dict(a) for a in self._actions]},
             action=self._action,
+            gradcheck=self._gradcheck,
         )
 
     def _inspector(self, named, graph):
@@ -466,6 +502,11 @@ class SubprocessSession:
         if self._last is not None:
             return Snapshot.from_dict(self._last.to_dict())
         return self._command({"op": "snapshot"})
+
+    def gradcheck(self, output, gradient=None):
+        # (up to MAX_ELEMENTS pairs of runs, each under the time limit; the check stops at its budget)
+        return self._command({"op": "gradcheck", "output": output, "gradient": gradient},
+                             timeout=self.wall_timeout + gradcheck_mod.BUDGET_S + 2 * self.time_limit)
 
     def restore(self, code, actions=()):
         return self._command({"op": "restore", "code": code, "actions": list(actions)}, editor_code=code,

@@ -134,6 +134,103 @@ def history_html(snapshot, language="en"):
     return "".join(out)
 
 
+_CHECK = {
+    "en": {"intro": "Is autograd right? Check its gradient of the output against finite differences: each "
+                    "element of each leaf is nudged by ±eps, the code is run again, and the change in the output "
+                    "over the change in the element is set beside autograd's value. The output and gradient are "
+                    "Backward's; the tensors on screen are left as they are.",
+           "fn": {None: "The function checked: {out}.", "ones": "The function checked: {out}.sum() (Backward's "
+                  "gradient is torch.ones_like({out})).", "given": "The function checked: ({out} * gradient).sum(), "
+                  "with gradient = {g}."},
+           "ok": "✓ Autograd's gradient of {out} agrees with finite differences at all {n} elements checked.",
+           "bad": "✗ {k} of the {n} elements checked disagree.",
+           "some": "{n} of {total} elements checked, spread over each leaf.",
+           "budget": "The re-runs stopped at their time budget: {n} of {total} elements checked.",
+           "hint": "Where they disagree, a custom Function's backward may be wrong, or the point is a kink (relu "
+                   "or abs at 0, max with a tie), where autograd takes one side and finite differences average both.",
+           "head": ("element", "autograd", "finite differences", "difference"),
+           "leaf": "{label} ({shape}, {dtype}): eps = {eps:g}, close within {tol}",
+           "unused": "{label}: not used by {out} (autograd gives None).",
+           "errors": {"run": "The code failed when run again: {msg}", "output": "{msg} has no grad_fn: "
+                      "there is nothing to check. Choose an output computed from a leaf that requires grad.",
+                      "leaves": "{msg} does not depend on a named leaf that requires grad: there is nothing to check.",
+                      "gradient": "The gradient could not be evaluated: {msg}",
+                      "autograd": "torch.autograd.grad failed: {msg}"}},
+    "zh": {"intro": "autograd 算得对吗？用有限差分来检验它对输出求的梯度：把每个叶子张量的每个元素分别加减 eps，"
+                    "重新运行代码，用输出的变化除以元素的变化，与 autograd 的结果并排比较。输出和 gradient 取自 "
+                    "Backward 的设置；屏幕上的张量不受影响。",
+           "fn": {None: "被检验的函数：{out}。", "ones": "被检验的函数：{out}.sum()（Backward 的 gradient 是 "
+                  "torch.ones_like({out})）。", "given": "被检验的函数：({out} * gradient).sum()，其中 gradient = {g}。"},
+           "ok": "✓ 在检验的全部 {n} 个元素上，autograd 对 {out} 的梯度与有限差分一致。",
+           "bad": "✗ 检验的 {n} 个元素中有 {k} 个不一致。",
+           "some": "共 {total} 个元素，检验了其中均匀分布在各叶子张量上的 {n} 个。",
+           "budget": "重新运行达到了时间上限：{total} 个元素中检验了 {n} 个。",
+           "hint": "不一致的地方，可能是自定义 Function 的 backward 写错了，也可能这一点是个折点（relu 或 abs 在 0 处、"
+                   "max 有并列）：autograd 取一侧的导数，有限差分取两侧的平均。",
+           "head": ("元素", "autograd", "有限差分", "差"),
+           "leaf": "{label}（{shape}，{dtype}）：eps = {eps:g}，容差 {tol}",
+           "unused": "{label}：{out} 没有用到它（autograd 给出 None）。",
+           "errors": {"run": "重新运行代码时出错：{msg}", "output": "{msg} 没有 grad_fn，没有可检验的梯度。"
+                      "请选择一个由需要梯度的叶子张量算出的输出。",
+                      "leaves": "{msg} 不依赖任何有名字且需要梯度的叶子张量，没有可检验的梯度。",
+                      "gradient": "无法计算 gradient：{msg}",
+                      "autograd": "torch.autograd.grad 出错：{msg}"}},
+}
+_TOLERANCE_TEXT = {1e-3: "0.1%", 1e-2: "1%", 5e-2: "5%"}
+
+
+def _number(v):
+    return f"{v:.4f}" if v == 0 or 1e-4 <= abs(v) < 1e6 else f"{v:.3e}"
+
+
+def gradcheck_html(check, language="en"):
+    """The last gradient check (model.gradcheck), or what the check does before the first."""
+    words = _CHECK.get(language, _CHECK["en"])
+    if not check:
+        return f'<div class="ap-note">{escape(words["intro"])}</div>'
+    out = check["output"]
+    if check.get("error"):
+        err = check["error"]
+        text = words["errors"].get(err["kind"], "{msg}").format(msg=err["message"])
+        return f'<div class="ap-error">{escape(text)}</div>'
+    weighed = check.get("weighed")
+    fn = words["fn"][weighed if weighed in (None, "ones") else "given"].format(out=out, g=weighed)
+    n, total, bad = check["checked"], check["total"], check["disagree"]
+    verdict = (words["ok"].format(out=out, n=n) if not bad else words["bad"].format(k=bad, n=n))
+    parts = [f'<div class="ap-verdict {"ap-right" if not bad else "ap-wrong"}">{escape(verdict)}</div>',
+             f'<div class="ap-note">{escape(fn)}</div>']
+    if check.get("timed_out"):
+        parts.append(f'<div class="ap-note">{escape(words["budget"].format(n=n, total=total))}</div>')
+    elif n < total:
+        parts.append(f'<div class="ap-note">{escape(words["some"].format(n=n, total=total))}</div>')
+    if bad:
+        parts.append(f'<div class="ap-hint">{escape(words["hint"])}</div>')
+    head = "".join(f"<th>{escape(h)}</th>" for h in words["head"])
+    for leaf in check["leaves"]:
+        if leaf["unused"]:
+            parts.append(f'<div class="ap-note">{escape(words["unused"].format(label=leaf["label"], out=out))}</div>')
+            continue
+        if not leaf["rows"]:
+            continue
+        rtol = leaf["rtol"]
+        title = words["leaf"].format(label=leaf["label"], shape=leaf["shape"], dtype=leaf["dtype"], eps=leaf["eps"],
+                                     tol=_TOLERANCE_TEXT.get(rtol, f"{rtol:g}"))
+        rows = []
+        for r in leaf["rows"]:
+            name = f'{leaf["label"]}{r["index"]}'
+            if r["failed"]:
+                rows.append(f'<tr class="ap-check-bad"><td>{escape(name)}</td><td>{_number(r["autograd"])}</td>'
+                            f'<td colspan="2">{escape(r["failed"])}</td></tr>')
+                continue
+            mark = "✓" if r["ok"] else "✗"
+            rows.append(f'<tr class="{"" if r["ok"] else "ap-check-bad"}"><td>{mark} {escape(name)}</td>'
+                        f'<td>{_number(r["autograd"])}</td><td>{_number(r["numeric"])}</td>'
+                        f'<td>{_number(abs(r["autograd"] - r["numeric"]))}</td></tr>')
+        parts.append(f'<div class="ap-hist"><b>{escape(title)}</b><div class="ap-scroll"><table class="ap-table '
+                     f'ap-check"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+    return "".join(parts)
+
+
 def explanation_html(example, language):
     if example is None:
         return ""

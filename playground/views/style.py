@@ -41,6 +41,8 @@ body { background: #f8fafc; }
 .ap-scroll .ap-table td:first-child, .ap-scroll .ap-table th:first-child { position: sticky; left: 0; z-index: 1;
                                                                          background: #fff; }
 .ap-hist { margin-bottom: 8px; }
+.ap-check td { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; white-space: nowrap; }
+.ap-check .ap-check-bad td { color: #991b1b; background: #fef2f2; }
 .ap-legend { font-size: 11.5px; color: #475569; display: flex; flex-wrap: wrap; gap: 4px 12px; }
 .ap-legend span.sw { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px;
                      vertical-align: -2px; border: 1px solid #94a3b8; }

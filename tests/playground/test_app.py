@@ -175,7 +175,7 @@ def test_language_switch_shows_chinese_explanation(app):
     assert "第一个计算图" in app.example_select.options
     assert "叶子张量（requires grad）" in app.legend.object and "leaf tensor" not in app.legend.object
     assert (app.run_button.label, app.zero_button.label, app.copy_button.label) == ("运行", "梯度清零", "复制链接")
-    assert app.tabs._names == ["张量", "梯度历史"] and "计算图" in app.graph_title.object
+    assert app.tabs._names == ["张量", "梯度历史", "梯度检验"] and "计算图" in app.graph_title.object
     assert app.backward_button.label == "Backward" and app.retain_box.label == "retain_graph"  # PyTorch's names
     assert _node(app, "x")["kind_name"] == "叶子张量（requires grad）"
     app.backward_button.clicks += 1
@@ -191,7 +191,7 @@ def test_language_switch_shows_chinese_explanation(app):
     app.language_toggle.value = "zh"
     assert "grad_x = grad / N 复制到每个元素" in app.step_pane.object
     app.language_toggle.value = "en"
-    assert app.tabs._names == ["Tensors", "Gradient history"] and app.run_button.label == "Run"
+    assert app.tabs._names == ["Tensors", "Gradient history", "Gradient check"] and app.run_button.label == "Run"
     assert "tensor without grad" in app.legend.object
 
 
@@ -307,6 +307,48 @@ def test_a_link_with_code_of_its_own_shows_no_examples_text(app, torch_module):
     other.restore(state)
     assert other.example_select.value == "leaf" and other.example == "leaf"
     assert examples.get_example("leaf").explain("en")[:20] in other.explain_pane.object
+
+
+def test_the_gradient_check_tab_and_its_link(app, torch_module):
+    assert "Is autograd right?" in app.gradcheck_pane.object and app.tabs.active == 0
+    app.backward_button.clicks += 1
+    app.step_player.value = 2
+    app.check_grads_button.clicks += 1
+    assert app.tabs.active == 2 and app.step_player.value == 2  # the step in view stays
+    html = app.gradcheck_pane.object
+    assert "✓ Autograd&#x27;s gradient of out agrees with finite differences at all 4 elements checked." in html
+    assert "<td>✓ x[1, 0]</td><td>4.5000</td><td>4.500" in html and "x (2×2, float32): eps = 0.001" in html
+    state = links.decode(links.encode(app.link_state()))
+    assert state["check"] == {"output": "out", "gradient": None}
+    other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    other.restore(state)
+    assert other.tabs.active == 2 and other.gradcheck_pane.object == html and other.step_player.value == 2
+    other.language_toggle.value = "zh"
+    assert "✓ 在检验的全部 4 个元素上，autograd 对 out 的梯度与有限差分一致。" in other.gradcheck_pane.object
+    # A wrong backward: the rows that disagree, and why they may.
+    other.run(WRONG_SQUARE)
+    assert other.gradcheck_pane.object.startswith('<div class="ap-note">autograd 算得对吗')  # a run clears it
+    assert links.decode(links.encode(other.link_state()))["check"] is None
+    other.language_toggle.value = "en"
+    other.check_grads_button.clicks += 1
+    html = other.gradcheck_pane.object
+    assert "✗ 1 of the 2 elements checked disagree." in html and "a custom Function&#x27;s backward may be wrong" in html
+    assert '<tr class="ap-check-bad"><td>✗ x[1]</td><td>2.0000</td><td>4.0000</td><td>2.0000</td></tr>' in html
+
+
+WRONG_SQUARE = """import torch
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return x * g  # forgot the 2
+x = torch.tensor([0.0, 2.0], dtype=torch.float64, requires_grad=True)
+y = Square.apply(x).sum()
+"""
 
 
 def test_a_modules_backward_hook_shows_its_nodes_and_what_it_saw(app):

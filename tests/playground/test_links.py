@@ -23,6 +23,7 @@ STATE = {
     ],
     "step": 2,
     "modules": ["m0", "m3"],
+    "check": {"output": "out", "gradient": "torch.tensor([[1., 2.], [3., 4.]])"},
 }
 
 
@@ -44,6 +45,15 @@ def test_round_trip():
 def test_round_trip_any_text(code, retain, output):
     state = {**links.DEFAULTS, "code": code, "retain_graph": retain, "output": output}
     assert decode(encode(state)) == state
+
+
+def test_a_gradient_check_in_a_link_names_an_output():
+    assert decode(encode({"code": "", "check": {"output": "y", "extra": 1}}))["check"] == {"output": "y", "gradient": None}
+    for bad in ({"gradient": "g"}, {"output": 3}, {"output": "y", "gradient": 2}):
+        with pytest.raises(LinkError, match="'check' should name an output"):
+            decode(pack({"code": "", "check": bad}))
+    with pytest.raises(LinkError, match="'check' should be an object or null"):
+        decode(pack({"code": "", "check": "y"}))
 
 
 def test_defaults_and_unknown_keys():

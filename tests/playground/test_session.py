@@ -8,7 +8,7 @@ from playground.model.session import InProcessSession, Snapshot, SubprocessSessi
 
 DEFAULT = default_example().code
 KEYS = {"code", "ok", "error", "stdout", "result", "graph", "inspector", "outputs", "default_output",
-        "last_backward", "grad_history", "backward_count", "walk", "stale", "replay", "action"}
+        "last_backward", "grad_history", "backward_count", "walk", "stale", "replay", "action", "gradcheck"}
 
 
 def rows(snap):
