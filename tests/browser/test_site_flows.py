@@ -147,6 +147,24 @@ def test_share_link_round_trip(site, context):
     assert "loss" in data["label"]
 
 
+def test_gradient_check_in_the_browser_and_its_link(site, context):
+    code = ("import torch\nclass Cube(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+            "        ctx.save_for_backward(x)\n        return x ** 3\n    @staticmethod\n    def backward(ctx, g):\n"
+            "        x, = ctx.saved_tensors\n        return 3 * x * g\n"
+            "x = torch.tensor([1.0, 2.0, -0.5], requires_grad=True)\ny = Cube.apply(x).sum()\n")
+    site.run(code)
+    site.wait_for(lambda d: "CubeBackward" in d["label"], what="the custom Function's node")
+    site.page.locator(".bk-tab", has_text="Gradient check").click()
+    site.click("Check gradients")
+    site.page.get_by_text("✗ 2 of the 3 elements checked disagree.").wait_for()
+    assert site.page.locator("tr.ap-check-bad").count() == 2
+    url = site.shared_url(lambda state: state["check"] == {"output": "y", "gradient": None})
+    other = PlaygroundPage(context.new_page(), timeout=READY_MS)
+    other.page.goto(url)
+    other.wait_ready()
+    other.page.get_by_text("✗ 2 of the 3 elements checked disagree.").wait_for(timeout=60_000)
+
+
 def test_embed_code_shows_this_state_in_a_course_page(site, context, site_server, serve_folder, tmp_path):
     site.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
     site.wait_for(lambda d: "w" in d["label"], what="w graph")
