@@ -89,6 +89,9 @@ def test_big_leaves_are_sampled_evenly_and_the_time_budget_stops_the_reruns(torc
     assert list(_rows(result, "b")) == ["[0]"]
     stopped = _check(torch_module, code, "loss", budget=0.0)
     assert stopped["timed_out"] and stopped["checked"] == 0
+    # A slow run: the check stops before a pair of re-runs would overrun the budget.
+    slow = _check(torch_module, "import time\n" + code + "time.sleep(0.2)\n", "loss", budget=1.5)
+    assert slow["timed_out"] and 1 <= slow["checked"] <= 4
 
 
 @pytest.mark.parametrize("code, output, kind, message", [
@@ -96,6 +99,8 @@ def test_big_leaves_are_sampled_evenly_and_the_time_budget_stops_the_reruns(torc
     ("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\ny.backward()\n", "y", "autograd",
      "RuntimeError: Trying to backward through the graph a second time"),
     ("import torch\ny = torch.ones(2, requires_grad=True).sum()\n", "y", "leaves", "y"),
+    ("import torch\nx = torch.ones(1, requires_grad=True)\ny = torch.ones(2, requires_grad=True).sum()\n", "y",
+     "leaves", "y"),
 ])
 def test_what_cannot_be_checked_says_why(torch_module, code, output, kind, message):
     result = _check(torch_module, code, output)
