@@ -72,6 +72,10 @@ def _chosen(sizes, limit=MAX_ELEMENTS):
     return [sorted({int(round(i)) for i in np.linspace(0, n - 1, k)}) if n else [] for n, k in zip(sizes, share)]
 
 
+def _said(error):
+    return f"{error.type}: {error.message}" if error.message else error.type
+
+
 def _index_text(flat, shape):
     if not shape:
         return ""
@@ -95,7 +99,7 @@ def check(runner, code, output, gradient=None, module_type=None, budget=BUDGET_S
     leaves = _Leaves(torch, module_type)
     base = runner.run(code, after_statement=leaves)
     if not base.ok:
-        return fail("run", f"{base.error.type}: {base.error.message}")
+        return fail("run", _said(base.error))
     out = base.namespace.get(output)
     if not isinstance(out, torch.Tensor) or out.grad_fn is None:
         return fail("output", output)
@@ -106,14 +110,14 @@ def check(runner, code, output, gradient=None, module_type=None, budget=BUDGET_S
     if gradient:
         res = runner.evaluate(gradient, base.namespace, base.program)
         if not res.ok:
-            return fail("gradient", f"{res.error.type}: {res.error.message}")
+            return fail("gradient", _said(res.error))
         weights = res.value
     elif out.numel() != 1:
         weights = torch.ones_like(out)
     res = runner.call(lambda: torch.autograd.grad(out, leaves.found, grad_outputs=weights, allow_unused=True),
                       base.program)
     if not res.ok:
-        return fail("autograd", f"{res.error.type}: {res.error.message}")
+        return fail("autograd", _said(res.error))
     grads = res.value
     if all(g is None for g in grads):
         return fail("leaves", output)
@@ -121,6 +125,8 @@ def check(runner, code, output, gradient=None, module_type=None, budget=BUDGET_S
 
     def weighed(ns):
         t = ns.get(output)
+        if not isinstance(t, torch.Tensor) or tuple(t.shape) != tuple(out.shape):
+            return None
         return float((np.asarray(t.detach().numpy(), dtype=np.float64) * w).sum())
 
     sizes = [t.numel() if g is not None else 0 for t, g in zip(leaves.found, grads)]
@@ -147,11 +153,16 @@ def check(runner, code, output, gradient=None, module_type=None, budget=BUDGET_S
             for sign in (1, -1):
                 nudged = _Leaves(torch, module_type, (number, flat, sign * step))
                 rerun = runner.run(code, after_statement=nudged)
-                if not rerun.ok or nudged.applied is None or leaves.labels[number] not in nudged.labels:
-                    row["failed"] = (f"{rerun.error.type}: {rerun.error.message}" if not rerun.ok
-                                     else "the re-run made its leaves differently")
+                value = weighed(rerun.namespace) if rerun.ok else None
+                if not rerun.ok:
+                    row["failed"] = _said(rerun.error)
+                elif nudged.applied is None or nudged.labels[number:number + 1] != [leaves.labels[number]]:
+                    row["failed"] = "the re-run made its leaves differently"
+                elif value is None:
+                    row["failed"] = f"the re-run gave no {output} of shape {shape_text(list(out.shape))}"
+                if row["failed"]:
                     break
-                sides.append((weighed(rerun.namespace), nudged.applied[1] - nudged.applied[0]))
+                sides.append((value, nudged.applied[1] - nudged.applied[0]))
             if row["failed"] is None:
                 (up, dx_up), (down, dx_down) = sides
                 row["numeric"] = (up - down) / (dx_up - dx_down)

@@ -107,6 +107,17 @@ def test_what_cannot_be_checked_says_why(torch_module, code, output, kind, messa
     assert result["error"]["kind"] == kind and result["error"]["message"].startswith(message)
 
 
+def test_a_rerun_that_goes_another_way_is_shown_as_failed(torch_module):
+    code = ("import torch\nx = torch.tensor([1.0, 0.0], requires_grad=True)\n"
+            "y = (x * 2).sum() if x[1] == 0 else None\n")
+    result = _check(torch_module, code, "y")
+    rows = _rows(result, "x")
+    assert rows["[0]"]["ok"] and rows["[0]"]["numeric"] == pytest.approx(2.0, abs=1e-3)
+    assert rows["[1]"]["failed"] == "the re-run gave no y of shape scalar" and result["disagree"] == 1
+    code = "import torch\nx = torch.tensor([1.0, 0.0], requires_grad=True)\nassert x[1] == 0\ny = (x * 2).sum()\n"
+    assert _rows(_check(torch_module, code, "y"), "x")["[1]"]["failed"] == "AssertionError"
+
+
 def test_the_session_keeps_its_tensors_and_random_state(torch_module):
     session = InProcessSession(torch_module, time_limit=2.0)
     session.run("import torch\nx = torch.randn(3, requires_grad=True)\ny = (x * x).sum()\n")
