@@ -221,13 +221,17 @@ class Playground(pn.viewable.Viewer):
         self._last_run = (code, time.monotonic())
         self._show(self.session.run(code))
 
-    def backward(self):
+    def _output_of_editor_code(self):
+        """The chosen output, after running the editor's code if it changed (None: no output)."""
         if self._editor_text() != self.snapshot.get("code"):
             self.run(self._editor_text())
-        if not self.output_select.value:
-            return
-        self._show(self.session.backward(self.output_select.value, self.gradient_input.value or None,
-                                         self.retain_box.value, self.create_box.value))
+        return self.output_select.value or None
+
+    def backward(self):
+        output = self._output_of_editor_code()
+        if output is not None:
+            self._show(self.session.backward(output, self.gradient_input.value or None,
+                                             self.retain_box.value, self.create_box.value))
 
     def check_answer(self):
         """Check the answer to the example's question: on a fresh run of the code with the
@@ -250,12 +254,11 @@ class Playground(pn.viewable.Viewer):
 
     def check_gradients(self):
         """Autograd's gradient of the chosen output against finite differences (the third tab)."""
-        if self._editor_text() != self.snapshot.get("code"):
-            self.run(self._editor_text())
-        if not self.output_select.value:
+        output = self._output_of_editor_code()
+        if output is None:
             return
         self._pending_step = self.step_player.value if self.step_player.visible else None  # (the step stays)
-        self._show(self.session.gradcheck(self.output_select.value, self.gradient_input.value or None))
+        self._show(self.session.gradcheck(output, self.gradient_input.value or None))
         self.tabs.active = 2
 
     def load_example(self, key):

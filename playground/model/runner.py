@@ -448,6 +448,21 @@ class Runner:
         if np is not None:
             np.random.seed(self.seed)
 
+    @contextlib.contextmanager
+    def random_state_kept(self):
+        """The generators ``_seed`` seeds, left as they were by whatever runs inside."""
+        get, put = getattr(self.torch, "get_rng_state", None), getattr(self.torch, "set_rng_state", None)
+        np = sys.modules.get("numpy")
+        saved = (get() if get and put else None, random.getstate(), np.random.get_state() if np else None)
+        try:
+            yield
+        finally:
+            if saved[0] is not None:
+                put(saved[0])
+            random.setstate(saved[1])
+            if np is not None:
+                np.random.set_state(saved[2])
+
     def _guarded(self, fn, program):
         out = _Output()
 

@@ -8,12 +8,10 @@ Semantics kept by both: after any error the last good graph, inspector and grads
 error is reported beside them, ``stale`` says the graph is not from the code shown); a second
 Backward without retain_graph gives PyTorch's own error plus a hint.
 """
-import contextlib
 import dataclasses
 import importlib
 import json
 import os
-import random
 import signal
 import sys
 import threading
@@ -85,21 +83,6 @@ class Snapshot:
         return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
 
-@contextlib.contextmanager
-def _random_state_kept(torch):
-    get, put = getattr(torch, "get_rng_state", None), getattr(torch, "set_rng_state", None)
-    np = sys.modules.get("numpy")
-    saved = (get() if get and put else None, random.getstate(), np.random.get_state() if np else None)
-    try:
-        yield
-    finally:
-        if saved[0] is not None:
-            put(saved[0])
-        random.setstate(saved[1])
-        if np is not None:
-            np.random.set_state(saved[2])
-
-
 class InProcessSession:
     """``torch_module``: what ``import torch`` gives user code (default: the engine package)."""
 
@@ -160,7 +143,7 @@ class InProcessSession:
         if self._ns is None:
             return self._fail("input", "Run the code first: there is no graph yet.")
         self._error = None
-        with _random_state_kept(self.torch):  # (a later gradient=torch.randn(...) draws as without the check)
+        with self.runner.random_state_kept():  # (a later gradient=torch.randn(...) draws as without the check)
             self._gradcheck = gradcheck_mod.check(self.runner, self._good_code, output,
                                                   (gradient or "").strip() or None, self._module_type)
         return self._snapshot()

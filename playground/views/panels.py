@@ -176,7 +176,6 @@ _CHECK = {
                       "gradient": "无法计算 gradient：{msg}",
                       "autograd": "torch.autograd.grad 出错：{msg}"}},
 }
-_TOLERANCE_TEXT = {1e-3: "0.1%", 1e-2: "1%", 5e-2: "5%"}
 
 
 def _number(v):
@@ -193,8 +192,8 @@ def gradcheck_html(check, language="en"):
         err = check["error"]
         text = words["errors"].get(err["kind"], "{msg}").format(msg=err["message"])
         return f'<div class="ap-error">{escape(text)}</div>'
-    weighed = check.get("weighed")
-    fn = words["fn"][weighed if weighed in (None, "ones") else "given"].format(out=out, g=weighed)
+    # (the gradient's text first: a gradient typed as a name "ones" is still a given one)
+    fn = words["fn"]["given" if check["gradient"] else check.get("weighed")].format(out=out, g=check["gradient"])
     n, total, bad = check["checked"], check["total"], check["disagree"]
     verdict = (words["ok"].format(out=out, n=n) if not bad else words["bad"].format(k=bad, n=n))
     parts = [f'<div class="ap-verdict {"ap-right" if not bad else "ap-wrong"}">{escape(verdict)}</div>',
@@ -212,9 +211,8 @@ def gradcheck_html(check, language="en"):
             continue
         if not leaf["rows"]:
             continue
-        rtol = leaf["rtol"]
         title = words["leaf"].format(label=leaf["label"], shape=leaf["shape"], dtype=leaf["dtype"], eps=leaf["eps"],
-                                     tol=_TOLERANCE_TEXT.get(rtol, f"{rtol:g}"))
+                                     tol=f"{leaf['rtol'] * 100:g}%")
         rows = []
         for r in leaf["rows"]:
             name = f'{leaf["label"]}{r["index"]}'
