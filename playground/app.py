@@ -604,7 +604,8 @@ class Playground(pn.viewable.Viewer):
         self.graph_title = pn.pane.HTML()
         self.gradcheck_box = pn.Column(self.check_grads_button, self.gradcheck_pane, sizing_mode="stretch_width")
         self.tabs = pn.Tabs(("Tensors", self.inspector_pane), ("Gradient history", self.history_pane),
-                            ("Gradient check", self.gradcheck_box), sizing_mode="stretch_width")
+                            ("Gradient check", self.gradcheck_box), sizing_mode="stretch_width",
+                            margin=(10, 10, 5, 10))
         self._label_widgets()
         header = _wrapping(self.title_pane, tools, css_classes=["ap-header"], justify_content="space-between",
                            align_items="center", padding="8px 16px")
@@ -628,11 +629,12 @@ class Playground(pn.viewable.Viewer):
             _wrapping(self.step_player, self.step_pane),
             controls,
             pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),
-            self.tabs,
             sizing_mode="stretch_width", styles={"flex": "3 1 540px", "min-width": "0"},
         )
         body = _wrapping(left, right)
-        return pn.Column(header, self.banner, self.embed_box, body, sizing_mode="stretch_width",
+        # The tabs span both columns: the tensor table's six columns need the width, and the space
+        # under the editor would otherwise stay empty.
+        return pn.Column(header, self.banner, self.embed_box, body, self.tabs, sizing_mode="stretch_width",
                          styles={"min-width": "0"})
 
     def __panel__(self):

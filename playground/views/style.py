@@ -30,7 +30,7 @@ body { background: #f8fafc; }
 .ap-table th { text-align: left; color: var(--ap-muted); font-weight: 600; border-bottom: 1px solid var(--ap-border);
                padding: 4px 6px; }
 .ap-table td { border-bottom: 1px solid #f1f5f9; padding: 4px 6px; vertical-align: top; }
-.ap-cellpre { margin: 0; font-size: 11.5px; white-space: pre; max-height: 120px; max-width: 340px; overflow: auto; }
+.ap-cellpre { margin: 0; font-size: 11.5px; white-space: pre; max-height: 120px; max-width: min(560px, 42vw); overflow: auto; }
 .ap-scroll { overflow-x: auto; max-width: 100%; }
 .ap-cellsub { font-size: 11px; color: var(--ap-muted); margin-top: 2px; }
 .ap-cellnote { font-size: 11px; white-space: normal; min-width: 120px; max-width: 200px; line-height: 1.3; }

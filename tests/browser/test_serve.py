@@ -153,3 +153,40 @@ def test_malformed_link_loads_default_with_message(app, context, panel_server):
     pg.wait_ready()
     page.get_by_text("This link is damaged").first.wait_for()
     assert pg.nodes()["label"][:4] == ["x", "y", "z", "out"]
+
+
+_TABLE_JS = """() => {
+  const found = [];
+  (function walk(root) {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.classList.contains('ap-scroll')) found.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  })(document);
+  const box = found.find(el => el.querySelector('.ap-table'));
+  if (!box) return null;
+  const headers = Array.from(box.querySelectorAll('th')).map(th => th.textContent);
+  const cut = Array.from(box.querySelectorAll('.ap-cellpre')).filter(p => p.scrollWidth > p.clientWidth + 1)
+    .map(p => p.textContent);
+  return {headers, scroll: box.scrollWidth, width: box.clientWidth, cut};
+}"""
+
+
+def test_the_tensor_table_shows_every_column_and_whole_values_at_laptop_width(app, context, panel_server):
+    # The tabs span both columns: at 1280 px the attention example's eight tensors fit, each repr
+    # (up to "grad_fn=<SoftmaxBackward0>)") on its lines, with nothing to scroll sideways for.
+    from playground.model import examples, links
+
+    ex = next(e for e in examples.EXAMPLES if e.key == "attention")
+    state = dict(links.DEFAULTS, code=ex.code, example="attention", output=ex.output)
+    page = context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    pg = PlaygroundPage(page).open(panel_server + "#" + links.encode(state))
+    pg.wait_for(lambda d: "weights" in d["label"], what="the attention graph")
+    pg.click("Backward")
+    pg.wait_for(lambda d: d["grad"][d["label"].index("v")].startswith("tensor([[0.5989"), what="v.grad")
+    table = page.evaluate(_TABLE_JS)
+    assert table is not None
+    assert table["headers"] == ["name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf"]
+    assert table["scroll"] <= table["width"] + 1, table
+    assert table["cut"] == []
