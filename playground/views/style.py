@@ -41,6 +41,8 @@ body { background: #f8fafc; }
 .ap-scroll .ap-table td:first-child, .ap-scroll .ap-table th:first-child { position: sticky; left: 0; z-index: 1;
                                                                          background: #fff; }
 .ap-hist { margin-bottom: 8px; }
+.ap-hist .ap-table { width: auto; min-width: 320px; }
+.ap-hist .ap-table td:first-child { padding-right: 24px; }
 .ap-check td { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; white-space: nowrap; }
 .ap-check .ap-check-bad td { color: #991b1b; background: #fef2f2; }
 .ap-legend { font-size: 11.5px; color: #475569; display: flex; flex-wrap: wrap; gap: 4px 12px; }
