@@ -95,6 +95,7 @@ def sketch_html(snapshot, title, explanation):
         f'<div class="pg-sk-bar"><button data-pg="backward" class="pg-sk-go"{off}>Backward</button>'
         f'<button data-pg="zero_grad" class="pg-sk-warn"{off}>Zero grad</button>'
         f'<span class="ap-status">of <b id="pg-sk-backward-output">{escape(p["backward_output"])}</b></span></div>'
-        f'<div class="pg-sk-section">TENSORS</div><div id="pg-sk-tensors">{p["tensors"]}</div>'
-        "</div></div></div>"
+        "</div></div>"  # the tensors span both columns, as the app's tabs do
+        f'<div class="pg-sk-foot"><div class="pg-sk-section">TENSORS</div><div id="pg-sk-tensors">{p["tensors"]}</div>'
+        "</div></div>"
     )
