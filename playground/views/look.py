@@ -84,11 +84,22 @@ def fit(label):
 
 def caption(n, language="en"):
     if n["kind"] in ("function", "accumulate"):
-        return fit(n["label"]) + ("\n" + KIND_NAMES[language]["freed_caption"] if n.get("freed") else "")
+        if n.get("freed"):
+            return fit(n["label"]) + "\n" + KIND_NAMES[language]["freed_caption"]
+        return _node_name(n["label"])
     sub = n.get("shape_text") or ""
     if n.get("dtype") and n["dtype"] not in ("torch.float32",):
         sub += f" {n['dtype'].replace('torch.', '')}"
     return f"{fit(n['label'])}\n{sub}" if sub else fit(n["label"])
+
+
+def _node_name(label):
+    """A node's name in its box: one too long for a line breaks before PyTorch's ``Backward<N>``
+    (SafeSoftmax / Backward0, MulConstant / Backward) instead of losing its end."""
+    head, sep, tail = label.rpartition("Backward")
+    if len(label) <= MAX_LABEL or not (sep and head) or tail and not tail.isdigit():
+        return fit(label)
+    return f"{fit(head)}\n{sep}{tail}"
 
 
 def grad_short(n, limit=22):
