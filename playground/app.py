@@ -11,6 +11,7 @@ import panel as pn
 import param
 
 from playground.model import examples, exercises, links
+from playground.model import graph as graph_mod
 from playground.model.modules import BOX, closing
 from playground.model.session import make_session
 from playground.views import panels
@@ -190,7 +191,8 @@ class Playground(pn.viewable.Viewer):
         self.modules_box.param.watch(self._on_modules_box, "value")
         self.language_toggle.param.watch(lambda e: setattr(self, "language", e.new), "value")
         self.param.watch(lambda e: self._on_language(), "language")
-        for w in (self.output_select, self.gradient_input, self.retain_box, self.create_box):
+        self.output_select.param.watch(self._on_output, "value")
+        for w in (self.gradient_input, self.retain_box, self.create_box):
             w.param.watch(lambda e: self._sync_link(), "value")
 
         self._layout = self._build_layout()
@@ -398,6 +400,8 @@ class Playground(pn.viewable.Viewer):
             self.output_select.options = outputs
             self.output_select.value = want if want in outputs else snap.get("default_output")
             self._pending_output = None
+            if self.output_select.value and self.output_select.value != snap.get("default_output"):
+                self.snapshot = snap = graph_mod.with_output(snap, self.output_select.value)
             rows = [r for r in snap.get("inspector") or [] if r.get("toggleable")]
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
@@ -429,6 +433,16 @@ class Playground(pn.viewable.Viewer):
         self._modules_chosen = True
         self._modules = set() if event.new else None
         self._redraw()
+
+    def _on_output(self, event):
+        """The output picked is the one drawn as the output, before any Backward too."""
+        if self._quiet:
+            return
+        if event.new:
+            self.snapshot = graph_mod.with_output(self.snapshot, event.new)
+            self._draw(self.step_player.value if self.step_player.visible else None)
+            self.inspector_pane.object = panels.inspector_html(self.snapshot, self.language)
+        self._sync_link()
 
     def _redraw(self):
         self._draw(self.step_player.value if self.step_player.visible else None)

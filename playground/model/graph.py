@@ -174,15 +174,36 @@ def collect_tensors(namespace, tensor_type, order=(), module_type=None, limit=MA
     return found
 
 
+def _tensor_kind(requires_grad, is_leaf, origin):
+    if requires_grad:
+        return "leaf" if is_leaf else "tensor"
+    return "detached" if origin else "const"
+
+
+def with_output(snapshot, label):
+    """``snapshot`` (a dict) with the tensor named ``label`` drawn as the output, in the graph and
+    in the tensor table. The session marks the last Backward's output, or else the last tensor
+    made; the output Backward will start from may be another, picked before any Backward."""
+    graph = snapshot.get("graph") or {}
+    target = next((n["id"] for n in graph.get("nodes", ()) if label in (n.get("names") or ())), None)
+    if target is None:
+        return snapshot
+
+    def marked(item, node_id):
+        if node_id == target:
+            return item if item["kind"] == "output" else {**item, "kind": "output"}
+        if item["kind"] != "output":
+            return item
+        return {**item, "kind": _tensor_kind(item["requires_grad"], item["is_leaf"], item["origin"])}
+
+    return {**snapshot, "graph": {**graph, "nodes": [marked(n, n["id"]) for n in graph["nodes"]]},
+            "inspector": [marked(r, r["node"]) for r in snapshot.get("inspector") or ()]}
+
+
 def _tensor_node(node_id, labels, t, origin, output):
     requires = bool(t.requires_grad)
     leaf = bool(t.is_leaf)
-    if output:
-        kind = "output"
-    elif requires:
-        kind = "leaf" if leaf else "tensor"
-    else:
-        kind = "detached" if origin else "const"
+    kind = "output" if output else _tensor_kind(requires, leaf, origin)
     state, text = grad_state(t)
     try:
         value = safe_repr(t)

@@ -8,6 +8,8 @@ geometry and colours as the live graph (views.look).
 """
 from html import escape
 
+from playground.model.graph import with_output
+
 from . import panels
 from .look import NODE_H, NODE_W, STYLE, caption, grad_short, positions
 from .style import CSS
@@ -65,6 +67,8 @@ def graph_svg(graph, language="en"):
 def parts(snapshot, language="en", output=None):
     """The sketch's live regions for ``snapshot``: what the page swaps in after each command.
     ``output``: the tensor Backward starts from (default: the snapshot's own choice)."""
+    if output and output != snapshot.get("default_output"):
+        snapshot = with_output(snapshot, output)
     return {
         "code": snapshot.get("code") or "",
         "graph": graph_svg(snapshot.get("graph") or {}, language),

@@ -364,3 +364,23 @@ def test_a_modules_backward_hook_shows_its_nodes_and_what_it_saw(app):
     names = {n["id"]: n["label"] for n in app.snapshot["graph"]["nodes"]}
     app.step_player.value = [names[s["node"]] for s in steps].index("BackwardHookFunctionBackward") + 1
     assert "passes the grads on unchanged; here a module&#x27;s backward hooks see them" in app.step_pane.object
+
+
+def test_the_output_picked_is_drawn_as_the_output_before_any_backward(app):
+    # The attention example ends with `fused`; its output is `loss`: the graph's green node and the
+    # table's badge follow the output menu, not the last tensor made.
+    ex = examples.get_example("attention")
+    app.restore(dict(links.DEFAULTS, code=ex.code, example="attention", output="loss"))
+    assert app.output_select.value == "loss"
+    assert (_node(app, "loss")["kind"], _node(app, "fused")["kind"]) == ("output", "tensor")
+    assert '<b>loss</b> <span class="ap-badge" style="background:#16a34a">output</span>' in app.inspector_pane.object
+    app.output_select.value = "out"
+    assert (_node(app, "out")["kind"], _node(app, "loss")["kind"]) == ("output", "tensor")
+    assert '<b>out</b> <span class="ap-badge" style="background:#16a34a">output</span>' in app.inspector_pane.object
+    assert app.link_state()["output"] == "out"
+    app.run(app.editor.value)  # a re-run keeps the pick
+    assert app.output_select.value == "out" and _node(app, "out")["kind"] == "output"
+    app.gradient_input.value = "torch.ones(2, 2)"
+    app.backward_button.clicks += 1
+    assert _node(app, "out")["kind"] == "output" and _node(app, "fused")["kind"] == "tensor"
+    assert _node(app, "v")["grad"].startswith("tensor([[0.5989, 0.5989]")

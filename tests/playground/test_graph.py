@@ -269,3 +269,36 @@ def test_lineage_is_the_paths_through_a_node(session):
     assert focus("out") == sorted(names.values())  # everything leads to the output
     mul_of_d = next(e["to"] for e in graph["edges"] if e["kind"] == "grad_fn" and e["from"] == ids["d"])
     assert lineage(graph, mul_of_d) == lineage(graph, ids["d"])
+
+
+def test_with_output_moves_the_output_to_the_tensor_picked(runner):
+    # Before any Backward the session marks the last tensor made; the user may pick another.
+    code = ("x = torch.ones(2, requires_grad=True)\nc = torch.zeros(2)\nloss = (x * 3).sum()\n"
+            "side = x * 2\n")
+    _, graph = build(runner, code, output="side")
+    inspector = [{"name": n["label"], "node": n["id"], **{k: n[k] for k in ("kind", "requires_grad", "is_leaf", "origin")}}
+                 for n in graph.nodes if n["names"]]  # (as the session's tensor table rows carry them)
+    snap = {"graph": graph.to_dict(), "inspector": inspector, "default_output": "side"}
+    kinds = lambda s: {n["label"]: n["kind"] for n in s["graph"]["nodes"] if n["names"]}  # noqa: E731
+    assert kinds(snap) == {"x": "leaf", "c": "const", "loss": "tensor", "side": "output"}
+    moved = G.with_output(snap, "loss")
+    assert kinds(moved) == {"x": "leaf", "c": "const", "loss": "output", "side": "tensor"}
+    assert {r["name"]: r["kind"] for r in moved["inspector"]} == kinds(moved)
+    assert kinds(snap)["side"] == "output"  # (the snapshot given is left as it was)
+    assert G.with_output(snap, "nowhere") is snap
+    assert kinds(G.with_output(moved, "side")) == kinds(snap)
+
+
+def test_a_long_node_name_breaks_before_backward_instead_of_losing_its_end():
+    from playground.views.look import caption
+
+    def shown(label, **more):
+        return caption({"kind": "function", "label": label, **more})
+
+    assert shown("MseLossBackward0") == "MseLossBackward0"  # (fits one line)
+    assert shown("SafeSoftmaxBackward0") == "SafeSoftmax\nBackward0"
+    assert shown("MulConstantBackward") == "MulConstant\nBackward"  # a custom Function's node
+    assert shown("CubeBackwardBackward") == "CubeBackward\nBackward"
+    assert shown("BinaryCrossEntropyWithLogitsBackward0") == "BinaryCrossEntr…\nBackward0"
+    assert shown("SomeVeryLongCustomName") == "SomeVeryLongCus…"
+    assert shown("SafeSoftmaxBackward0", freed=True) == "SafeSoftmaxBack…\n(freed)"  # (two lines fit a box)

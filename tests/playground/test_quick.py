@@ -111,3 +111,12 @@ def test_static_sketch_has_its_controls_off_until_python_answers():
     assert html.count(" disabled ") == 3 and "readonly" in html
     assert 'id="pg-sk-code"' in html and "MeanBackward0" in html
     assert "<script" not in html
+
+
+def test_the_sketch_draws_the_links_output_as_the_output(q):
+    ex = examples.get_example("attention")
+    q = quick.start("#" + links.encode(dict(links.DEFAULTS, code=ex.code, example="attention", output="loss")))
+    view = q.view()
+    assert view["backward_output"] == "loss"
+    assert '<b>loss</b> <span class="ap-badge" style="background:#16a34a">output</span>' in view["tensors"]
+    assert '<b>fused</b> <span class="ap-badge" style="background:#6b7280">non-leaf</span>' in view["tensors"]
