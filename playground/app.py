@@ -349,6 +349,8 @@ class Playground(pn.viewable.Viewer):
             self.load_example(examples.DEFAULT_KEY)
             return
         self.restore(state)
+        if pn.state.curdoc is not None and not IN_BROWSER:
+            pn.state.curdoc.add_next_tick_callback(self._resend_exercise_visibility)
 
     def restore(self, state):
         """Reopen a shared state: code (toggles included), settings, then the sender's actions."""
@@ -495,6 +497,16 @@ class Playground(pn.viewable.Viewer):
             self.graph.show_step(self.snapshot.get("walk"), self.step_player.value)
         self.step_pane.object = panels.step_html(self.snapshot, self.step_player.value, self.language)
         self._sync_link()
+
+    def _resend_exercise_visibility(self):
+        # Under panel serve, hiding the question while the page's first hash event is handled
+        # changed the model on the server but never reached the page (the default example's
+        # question stayed beside the link's example). Set again from a tick of its own, it does.
+        shown = self.exercise_box.visible
+        with pn.io.unlocked():
+            for model, _ in self.exercise_box._models.values():
+                model.visible = not shown
+                model.visible = shown
 
     def _render_text(self):
         snap, lang = self.snapshot, self.language

@@ -190,3 +190,21 @@ def test_the_tensor_table_shows_every_column_and_whole_values_at_laptop_width(ap
     assert table["headers"] == ["name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf"]
     assert table["scroll"] <= table["width"] + 1, table
     assert table["cut"] == []
+
+
+def test_a_link_to_an_example_without_a_question_hides_the_default_ones(app, context, panel_server):
+    # The page opens on the default example, whose "Try it" question is shown; a link's first
+    # restore must hide it for an example without one (it stayed, under panel serve).
+    from playground.model import examples, links
+
+    ex = examples.get_example("module")
+    page = context.new_page()
+    pg = PlaygroundPage(page).open(panel_server + "#" + links.encode(
+        dict(links.DEFAULTS, code=ex.code, example="module", output=ex.output)))
+    pg.wait_for(lambda d: "model.weight" in d["label"], what="the module example's graph")
+    page.locator(".ap-explain-title", has_text="nn.Linear and an optimizer step").first.wait_for()
+    page.wait_for_function("""() => { let box = null;
+        (function walk(r) { for (const e of r.querySelectorAll('*')) { if (!box && e.classList.contains('ap-exercise')) box = e;
+                                                              if (e.shadowRoot) walk(e.shadowRoot); } })(document);
+        return box !== null && getComputedStyle(box).display === 'none'; }""", timeout=10_000)
+    assert not page.locator(".ap-exercise").first.is_visible()
