@@ -402,8 +402,7 @@ class Playground(pn.viewable.Viewer):
             self.output_select.options = outputs
             self.output_select.value = want if want in outputs else snap.get("default_output")
             self._pending_output = None
-            if self.output_select.value and self.output_select.value != snap.get("default_output"):
-                self.snapshot = snap = graph_mod.with_output(snap, self.output_select.value)
+            self.snapshot = snap = graph_mod.with_output(snap, self.output_select.value)
             rows = [r for r in snap.get("inspector") or [] if r.get("toggleable")]
             self.toggles.options = [r["name"] for r in rows]
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
@@ -440,11 +439,9 @@ class Playground(pn.viewable.Viewer):
         """The output picked is the one drawn as the output, before any Backward too."""
         if self._quiet:
             return
-        if event.new:
-            self.snapshot = graph_mod.with_output(self.snapshot, event.new)
-            self._draw(self.step_player.value if self.step_player.visible else None)
-            self.inspector_pane.object = panels.inspector_html(self.snapshot, self.language)
-        self._sync_link()
+        self.snapshot = graph_mod.with_output(self.snapshot, event.new)
+        self.inspector_pane.object = panels.inspector_html(self.snapshot, self.language)
+        self._redraw()
 
     def _redraw(self):
         self._draw(self.step_player.value if self.step_player.visible else None)

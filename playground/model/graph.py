@@ -183,11 +183,13 @@ def _tensor_kind(requires_grad, is_leaf, origin):
 def with_output(snapshot, label):
     """``snapshot`` (a dict) with the tensor named ``label`` drawn as the output, in the graph and
     in the tensor table. The session marks the last Backward's output, or else the last tensor
-    made; the output Backward will start from may be another, picked before any Backward."""
+    made; the output Backward will start from may be another, picked before any Backward. The
+    snapshot itself when that tensor is already the output, or is not drawn."""
     graph = snapshot.get("graph") or {}
-    target = next((n["id"] for n in graph.get("nodes", ()) if label in (n.get("names") or ())), None)
-    if target is None:
+    node = next((n for n in graph.get("nodes", ()) if label in (n.get("names") or ())), None)
+    if node is None or node["kind"] == "output":
         return snapshot
+    target = node["id"]
 
     def marked(item, node_id):
         if node_id == target:

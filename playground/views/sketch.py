@@ -67,8 +67,7 @@ def graph_svg(graph, language="en"):
 def parts(snapshot, language="en", output=None):
     """The sketch's live regions for ``snapshot``: what the page swaps in after each command.
     ``output``: the tensor Backward starts from (default: the snapshot's own choice)."""
-    if output and output != snapshot.get("default_output"):
-        snapshot = with_output(snapshot, output)
+    snapshot = with_output(snapshot, output)
     return {
         "code": snapshot.get("code") or "",
         "graph": graph_svg(snapshot.get("graph") or {}, language),

@@ -11,6 +11,8 @@ import pytest
 from pathlib import Path
 from playground_page import PlaygroundPage
 
+from playground.model import examples, links
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
@@ -155,29 +157,17 @@ def test_malformed_link_loads_default_with_message(app, context, panel_server):
     assert pg.nodes()["label"][:4] == ["x", "y", "z", "out"]
 
 
-_TABLE_JS = """() => {
-  const found = [];
-  (function walk(root) {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.classList.contains('ap-scroll')) found.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  })(document);
-  const box = found.find(el => el.querySelector('.ap-table'));
-  if (!box) return null;
-  const headers = Array.from(box.querySelectorAll('th')).map(th => th.textContent);
-  const cut = Array.from(box.querySelectorAll('.ap-cellpre')).filter(p => p.scrollWidth > p.clientWidth + 1)
-    .map(p => p.textContent);
-  return {headers, scroll: box.scrollWidth, width: box.clientWidth, cut};
-}"""
+_TABLE_JS = """box => ({
+  headers: Array.from(box.querySelectorAll('th')).map(th => th.textContent),
+  scroll: box.scrollWidth, width: box.clientWidth,
+  cut: Array.from(box.querySelectorAll('.ap-cellpre')).filter(p => p.scrollWidth > p.clientWidth + 1)
+    .map(p => p.textContent)})"""
 
 
 def test_the_tensor_table_shows_every_column_and_whole_values_at_laptop_width(app, context, panel_server):
     # The tabs span both columns: at 1280 px the attention example's eight tensors fit, each repr
     # (up to "grad_fn=<SoftmaxBackward0>)") on its lines, with nothing to scroll sideways for.
-    from playground.model import examples, links
-
-    ex = next(e for e in examples.EXAMPLES if e.key == "attention")
+    ex = examples.get_example("attention")
     state = dict(links.DEFAULTS, code=ex.code, example="attention", output=ex.output)
     page = context.new_page()
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -185,8 +175,8 @@ def test_the_tensor_table_shows_every_column_and_whole_values_at_laptop_width(ap
     pg.wait_for(lambda d: "weights" in d["label"], what="the attention graph")
     pg.click("Backward")
     pg.wait_for(lambda d: d["grad"][d["label"].index("v")].startswith("tensor([[0.5989"), what="v.grad")
-    table = page.evaluate(_TABLE_JS)
-    assert table is not None
+    # (Playwright's CSS locators reach into the shadow roots Panel renders into)
+    table = page.locator(".ap-scroll", has=page.locator(".ap-table")).first.evaluate(_TABLE_JS)
     assert table["headers"] == ["name", "value", ".grad", "grad_fn", "requires_grad", "is_leaf"]
     assert table["scroll"] <= table["width"] + 1, table
     assert table["cut"] == []
@@ -195,16 +185,10 @@ def test_the_tensor_table_shows_every_column_and_whole_values_at_laptop_width(ap
 def test_a_link_to_an_example_without_a_question_hides_the_default_ones(app, context, panel_server):
     # The page opens on the default example, whose "Try it" question is shown; a link's first
     # restore must hide it for an example without one (it stayed, under panel serve).
-    from playground.model import examples, links
-
     ex = examples.get_example("module")
     page = context.new_page()
     pg = PlaygroundPage(page).open(panel_server + "#" + links.encode(
         dict(links.DEFAULTS, code=ex.code, example="module", output=ex.output)))
     pg.wait_for(lambda d: "model.weight" in d["label"], what="the module example's graph")
     page.locator(".ap-explain-title", has_text="nn.Linear and an optimizer step").first.wait_for()
-    page.wait_for_function("""() => { let box = null;
-        (function walk(r) { for (const e of r.querySelectorAll('*')) { if (!box && e.classList.contains('ap-exercise')) box = e;
-                                                              if (e.shadowRoot) walk(e.shadowRoot); } })(document);
-        return box !== null && getComputedStyle(box).display === 'none'; }""", timeout=10_000)
-    assert not page.locator(".ap-exercise").first.is_visible()
+    page.locator(".ap-exercise").first.wait_for(state="hidden", timeout=10_000)
