@@ -222,6 +222,7 @@ class Playground(pn.viewable.Viewer):
             return
         self._last_run = (code, time.monotonic())
         self._show(self.session.run(code))
+        self._last_run = (code, time.monotonic())  # (the window counts from the end of a long run)
 
     def _output_of_editor_code(self):
         """The chosen output, after running the editor's code if it changed (None: no output)."""

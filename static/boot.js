@@ -69,9 +69,15 @@
   function sendChange(event) {
     if ((event.setter_id != null && event.setter_id === "py") || patching > 0) return;
     if (event.attr === "code_input" && typeof event.value === "string") saveDraft(event.value);
-    if (worker.busy && event.model && event.attr) {
-      // Keep only the latest value of each attribute while Python is busy.
-      worker.queue = worker.queue.filter((e) => !(e.model === event.model && e.attr === event.attr));
+    if (worker.busy) {
+      // Everything waits its turn, clicks too: a click that overtook the text typed before it would
+      // run the editor's older code. Of one attribute's changes since the last such event, only
+      // the latest is kept.
+      if (event.model && event.attr) {
+        const barrier = worker.queue.findLastIndex((e) => !(e.model && e.attr));
+        worker.queue = worker.queue.filter(
+          (e, i) => i < barrier || !(e.model === event.model && e.attr === event.attr));
+      }
       worker.queue.push(event);
       return;
     }

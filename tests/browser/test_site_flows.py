@@ -119,6 +119,30 @@ def test_errors_and_endless_loop_leave_the_page_working(site):
     site.wait_for(lambda d: "q" in d["label"], what="the page still runs code")
 
 
+_RECORD_PATCHES_JS = """() => {
+  window.__posted = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (msg && msg.type === "patch") window.__posted.push(JSON.stringify(msg.patch));
+    return post.call(this, msg, ...rest);
+  };
+}"""
+
+
+def test_run_clicked_while_python_is_busy_runs_the_code_typed_before_the_click(site):
+    """Changes made while Python works wait their turn; the click must wait too, or Python would
+    take it before the text typed ahead of it and run the editor's older code."""
+    site.page.evaluate(_RECORD_PATCHES_JS)
+    site.run("import time\nt0 = time.perf_counter()\nwhile time.perf_counter() - t0 < 1.5:\n    pass\n")
+    typed = "import torch\nlate = torch.ones(2, requires_grad=True)\n"
+    site.run(typed)  # while the loop above still runs
+    site.wait_for(lambda d: d["label"] == ["late"], what="the typed code's graph")
+    events = [e for p in site.page.evaluate("window.__posted") for e in json.loads(p)["events"]]
+    clicks = [i for i, e in enumerate(events) if e.get("msg_data", {}).get("name") == "button_click"]
+    typed_at = next(i for i, e in enumerate(events) if e.get("attr") == "code_input" and e.get("new") == typed)
+    assert len(clicks) == 2 and typed_at < clicks[1], (typed_at, clicks)
+
+
 def test_stuck_python_offers_a_restart_that_restores_the_last_state(site):
     """A single call the time limit cannot interrupt (here a C-level sleep) keeps the worker
     busy; the page offers a restart, which reopens the last good state from the URL."""

@@ -384,3 +384,27 @@ def test_the_output_picked_is_drawn_as_the_output_before_any_backward(app):
     app.backward_button.clicks += 1
     assert _node(app, "out")["kind"] == "output" and _node(app, "fused")["kind"] == "tensor"
     assert _node(app, "v")["grad"].startswith("tensor([[0.5989, 0.5989]")
+
+
+def test_clicking_run_runs_slow_code_once(app, monkeypatch):
+    """Clicking Run first blurs the editor, which submits the code; the click that follows is the
+    same gesture, however long that first run took."""
+    import playground.app as app_mod
+
+    clock, ran, real_run = [1000.0], [], app.session.run
+
+    def slow_run(code):
+        ran.append(code)
+        clock[0] += 5.0  # the run takes 5 s
+        return real_run(code)
+
+    monkeypatch.setattr(app_mod.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(app.session, "run", slow_run)
+    code = "import torch\nw = torch.ones(2, requires_grad=True)\n"
+    app.editor.value_input = code
+    app.editor.value = code  # the blur
+    app.run_button.clicks += 1
+    assert ran == [code] and app.snapshot["code"] == code
+    clock[0] += 2.0
+    app.run_button.clicks += 1  # a second click later on is a run of its own
+    assert ran == [code, code]
