@@ -25,7 +25,7 @@ from .layout import layered_layout
 from .modules import CallRecorder, module_groups, module_names
 from .program import NotToggleable, analyse, set_requires_grad
 from .runner import DEFAULT_TIME_LIMIT, ErrorInfo, Program, Runner
-from .steps import StepRecorder
+from .steps import CodeBackwards, StepRecorder
 
 MAX_FUNCTIONS = 20_000  # grad_fn nodes traced per snapshot; beyond, graph["truncated"] is True
 _RESTORED = {
@@ -104,6 +104,7 @@ class InProcessSession:
         self._history_refs = {}  # keeps those tensors alive so ids stay unique
         self._backward_count = 0
         self._last_backward = None
+        self._code_output = None  # the tensor the code's last backward() was called on
         self._walk = None  # a StepRecorder until the next snapshot resolves it, then its JSON
         self._calls = []  # the last good run's module calls (model.modules)
         self._error = None
@@ -118,7 +119,7 @@ class InProcessSession:
     def run(self, code):
         self._action = "run"
         self._set_code(code)
-        with CallRecorder(self.torch) as calls:
+        with CallRecorder(self.torch) as calls, CodeBackwards(self.torch) as backwards:
             res = self.runner.run(code)
         self._stdout, self._result, self._error = res.stdout, res.result, res.error
         if res.ok:
@@ -127,12 +128,14 @@ class InProcessSession:
             self._analysis = self._editor_analysis
             self._actions = []
             self._history, self._history_refs = {}, {}
-            self._backward_count = 0
+            self._backward_count = backwards.count  # the code's own backward() calls
             self._last_backward = None
-            self._walk = None
+            self._code_output = backwards.output
+            self._walk = backwards.last
             self._run_output = (res.stdout, res.result)
             self._calls = calls.calls
             self._gradcheck = None
+            return self._snapshot(record="run" if backwards.count else None)
         return self._snapshot()
 
     def gradcheck(self, output, gradient=None):
@@ -286,8 +289,11 @@ class InProcessSession:
             return [], None
         labels = [label for label, _ in candidates]
         default = None
+        code_output = next((label for label, t in candidates if t is self._code_output), None)
         if self._last_backward and self._last_backward["output"] in labels:
             default = self._last_backward["output"]
+        elif code_output is not None:  # the tensor the code called backward() on
+            default = code_output
         else:
             plain = [label for label in labels if not label.endswith(".grad")]
             default = (plain or labels)[-1]

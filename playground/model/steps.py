@@ -4,8 +4,10 @@ autograd ran them, for the step-through view.
 Recorded with PyTorch's own hook API (``Node.register_hook``), so it reads the walk of whatever
 ``torch`` the session runs, engine or PyTorch, and sees grads after the user's own hooks.
 """
-from .graph import grad_state, saved_attributes
-from .runner import safe_repr
+import sys
+
+from .graph import _read_grad, grad_state, saved_attributes
+from .runner import FILENAME, safe_repr
 
 MAX_STEPS = 400  # grad_fn nodes recorded; a bigger graph is not stepped through (``too_big``)
 MAX_TEXT = 2_000
@@ -60,19 +62,73 @@ class _Printer:
         except Exception as exc:  # noqa: BLE001
             return {"shape": "?", "text": f"<repr failed: {exc}>"}
 
-    def saved(self, fn):
-        """What the node saved for its rule (``grad_fn._saved_*``), read while the node runs: a
-        backward without retain_graph frees it right after."""
-        out = []
-        for attr in saved_attributes(fn):
-            if attr == "saved_tensors":  # a custom Function's: what its backward unpacks
-                continue
-            try:
-                value = getattr(fn, attr)
-                out.append([attr[len("_saved_"):], self.text(value, MAX_SAVED_TEXT)])
-            except Exception:  # noqa: BLE001 - freed or unreadable: not shown
-                continue
-        return out
+    def saved(self, pairs):
+        return [[name, self.text(value, MAX_SAVED_TEXT)] for name, value in pairs]
+
+
+class _Kept:
+    """A tensor met during a backward, printed only if that walk is shown (a later backward in a
+    loop replaces it unprinted). Printed as itself when unchanged since, else from the copy taken
+    then. Copied: what later code changes in place (a leaf's .grad, which accumulates and which
+    zero_grad zeroes; a leaf that requires grad, which an optimizer steps). The grads passed
+    between nodes are new tensors nobody else holds: kept as they are."""
+    __slots__ = ("value", "version", "copy")
+
+    def __init__(self, value, copy):
+        self.value, self.version, self.copy = value, _version(value), None
+        if copy:
+            self.copy = value.detach().clone()
+            if value.requires_grad:
+                self.copy.requires_grad_()  # (its repr then ends as the leaf's does)
+
+    def now(self):
+        v = _version(self.value)
+        return self.value if self.copy is None or v is not None and v == self.version else self.copy
+
+
+def _version(t):
+    try:
+        return t._version
+    except Exception:  # noqa: BLE001 - e.g. an inference tensor: it has no version counter
+        return None
+
+
+def _kept(value, copy=True):
+    if value is None or not callable(getattr(value, "clone", None)):
+        return value
+    try:
+        return _Kept(value, copy)
+    except Exception:  # noqa: BLE001 - an odd tensor: kept as it is
+        return value
+
+
+def _now(value):
+    return value.now() if type(value) is _Kept else value
+
+
+def _saved(fn):
+    """What the node saved for its rule (``grad_fn._saved_*``), read while the node runs: a
+    backward without retain_graph frees it right after."""
+    out = []
+    for attr in saved_attributes(fn):
+        if attr == "saved_tensors":  # a custom Function's: what its backward unpacks
+            continue
+        try:
+            value = getattr(fn, attr)
+            leaf = getattr(value, "requires_grad", False) and getattr(value, "is_leaf", False)
+            out.append((attr[len("_saved_"):], _kept(value, copy=leaf)))
+        except Exception:  # noqa: BLE001 - freed or unreadable: not shown
+            continue
+    return out
+
+
+def _grad_before(t):
+    """grad_state(t), with a computed grad kept as a copy (printed when the walk is shown)."""
+    try:
+        grad = _read_grad(t)
+    except Exception:  # noqa: BLE001
+        grad = None
+    return ("computed", _kept(grad)) if grad is not None else grad_state(t)
 
 
 class StepRecorder:
@@ -86,14 +142,14 @@ class StepRecorder:
         self.too_big = self.nodes is None
         self.steps = []
         self._handles = []
-        self._printer = _Printer()
+        self.source = None  # for a backward the code ran: {"line", "calls"}
         # The grad before this backward of each tensor it sets (a leaf through its AccumulateGrad, a
         # retained non-leaf through its grad_fn): the view shows it until the step that sets it.
         nodes = self.nodes or ()
         ran = {id(fn) for fn in nodes}
         watched = {id(t): t for t in tensors if id(getattr(t, "grad_fn", None)) in ran}
         watched.update((id(fn.variable), fn.variable) for fn in nodes if getattr(fn, "variable", None) is not None)
-        self.before = {key: (t, grad_state(t)) for key, t in watched.items()}
+        self.before = {key: (t, *_grad_before(t)) for key, t in watched.items()}  # (t: keeps the id unique)
 
     def __enter__(self):
         for fn in self.nodes or ():
@@ -111,26 +167,32 @@ class StepRecorder:
     def _hook(self, fn):
         steps = self.steps
 
-        printer = self._printer
-
         def hook(grad_inputs, grad_outputs):
             leaf = getattr(fn, "variable", None)
-            after = printer.grad(getattr(leaf, "grad", None)) if leaf is not None else None
-            steps.append((fn, [printer.grad(g) for g in grad_outputs], [printer.grad(g) for g in grad_inputs],
-                          after, printer.saved(fn)))
+            after = _kept(getattr(leaf, "grad", None)) if leaf is not None else None
+            steps.append((fn, [_kept(g, False) for g in grad_outputs], [_kept(g, False) for g in grad_inputs],
+                          after, _saved(fn)))
 
         return hook
 
     def resolve(self, graph):
         """The walk as plain JSON, nodes named by ``graph``'s ids (model.graph.trace):
         ``steps``, ``before`` (tensor id -> its grad before this backward) and ``ready`` (tensor id
-        -> the step that set its grad: its AccumulateGrad, or for a retained non-leaf its grad_fn)."""
+        -> the step that set its grad: its AccumulateGrad, or for a retained non-leaf its grad_fn);
+        ``source`` for a backward the code called. None for such a backward of a tensor the graph
+        does not show (one the code kept no name for)."""
+        extra = {"source": self.source} if self.source is not None else {}
         if self.too_big:
-            return {"steps": [], "before": {}, "ready": {}, "too_big": True}
+            return {"steps": [], "before": {}, "ready": {}, "too_big": True, **extra}
         known = {n["id"] for n in graph.nodes}
         ids = {key: node_id for key, node_id in graph.fn_ids.items() if node_id in known}
+        if self.source is not None and (not self.steps or id(self.steps[0][0]) not in ids):
+            return None  # the code's backward of a tensor it kept no name for: not in the graph drawn
+        printer = _Printer()
         out = []
         for fn, received, sent, after, saved in self.steps:
+            received, sent = [printer.grad(_now(g)) for g in received], [printer.grad(_now(g)) for g in sent]
+            after, saved = printer.grad(_now(after)), printer.saved([(name, _now(v)) for name, v in saved])
             node_id = ids.get(id(fn))
             if node_id is None:  # beyond the traced part of a truncated graph
                 continue
@@ -157,12 +219,76 @@ class StepRecorder:
             if s.get("leaf"):
                 ready[s["leaf"]] = k
         before = {}
-        for key, (_t, (state, text)) in self.before.items():
+        for key, (_t, state, grad) in self.before.items():
             node_id = graph.tensor_ids.get(key)
             if node_id is not None:
-                before[node_id] = {"grad_state": state, "grad": text}
+                before[node_id] = {"grad_state": state, "grad": grad if isinstance(grad, str) else safe_repr(_now(grad))}
         self.nodes = self.steps = self.before = None
-        return {"steps": out, "before": before, "ready": ready, "too_big": False}
+        return {"steps": out, "before": before, "ready": ready, "too_big": False, **extra}
+
+
+class CodeBackwards:
+    """``with CodeBackwards(torch) as rec: <run the user's code>``: ``rec.count`` is the number of
+    ``Tensor.backward()`` calls that succeeded, ``rec.last`` the StepRecorder of the last one (its
+    ``source`` says the line) and ``rec.output`` the tensor it was called on. Tutorials call
+    backward in their code; the page steps through that walk as through the Backward button's."""
+
+    def __init__(self, torch):
+        self.cls = getattr(torch, "Tensor", None)
+        self.count, self.last, self.output = 0, None, None
+        self._original = None
+
+    def __enter__(self):
+        original = getattr(self.cls, "backward", None) if isinstance(self.cls, type) else None
+        if not callable(original):
+            return self
+        self._original, self._own = original, "backward" in vars(self.cls)
+        rec, depth = self, [0]
+
+        def backward(t, *args, **kwargs):
+            if depth[0]:  # (a backward inside a hook of this one: its own business)
+                return original(t, *args, **kwargs)
+            recorder = rec._recorder(t, sys._getframe(1))
+            depth[0] += 1
+            try:
+                if recorder is None:
+                    result = original(t, *args, **kwargs)
+                else:
+                    with recorder:
+                        result = original(t, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+            rec.count += 1
+            rec.last, rec.output = recorder, t
+            if recorder is not None:
+                recorder.source["calls"] = rec.count
+            return result
+
+        backward.__wrapped__ = original
+        setattr(self.cls, "backward", backward)
+        return self
+
+    def __exit__(self, *exc):
+        if self._original is not None:
+            if self._own:
+                setattr(self.cls, "backward", self._original)
+            else:  # (inherited: the class gets nothing of its own back)
+                delattr(self.cls, "backward")
+            self._original = None
+        return False
+
+    def _recorder(self, t, frame):
+        """A StepRecorder for ``t.backward()`` called from ``frame``, or None if one cannot be made
+        (the call itself then runs as it would have)."""
+        try:
+            tensors = [v for v in frame.f_locals.values() if isinstance(v, self.cls)]
+            while frame is not None and frame.f_code.co_filename != FILENAME:
+                frame = frame.f_back  # (called from library code: the user's line that led there)
+            recorder = StepRecorder(t, tensors)
+            recorder.source = {"line": frame.f_lineno if frame is not None else None}
+            return recorder
+        except Exception:  # noqa: BLE001 - stepping is a view nicety; the user's backward goes on
+            return None
 
 
 def state_at(graph, walk, k):

@@ -258,13 +258,16 @@ def banner_html(text, kind="warn"):
     return f'<div class="{"ap-banner" if kind == "warn" else "ap-note"}">{escape(text)}</div>'
 
 
-_STATUS = {"en": "{n} nodes · {calls} backward calls", "zh": "{n} 个节点 · {calls} 次 backward"}
+_STATUS = {"en": "{n} node{ns} · {calls} backward call{cs}", "zh": "{n} 个节点 · {calls} 次 backward"}
 
 
 def status_text(snapshot, language="en"):
-    """The graph's size and how many backward calls made the current grads."""
+    """The graph's size and how many backward calls made the current grads (the code's own and
+    the Backward button's)."""
     n = len((snapshot.get("graph") or {}).get("nodes") or [])
-    return _STATUS.get(language, _STATUS["en"]).format(n=n, calls=snapshot.get("backward_count", 0))
+    calls = snapshot.get("backward_count", 0)
+    return _STATUS.get(language, _STATUS["en"]).format(n=n, calls=calls, ns="" if n == 1 else "s",
+                                                       cs="" if calls == 1 else "s")
 
 
 # ----- backward, step by step -----
@@ -284,6 +287,8 @@ _STEP = {
         "leaf": "{leaf}.grad is now",
         "saved": "saved for backward",
         "too_big": "This graph has more than {limit} nodes: stepping through its backward is off.",
+        "source": "This is the backward() your code called on line {line}.",
+        "source_last": "This is the last of the {calls} backward() calls your code made, on line {line}.",
     },
     "zh": {
         "title": "反向传播：第 {k} / {n} 步",
@@ -298,6 +303,8 @@ _STEP = {
         "leaf": "{leaf}.grad 现在是",
         "saved": "为反向传播保存的",
         "too_big": "这个计算图超过 {limit} 个节点：逐步查看反向传播已关闭。",
+        "source": "这是你的代码在第 {line} 行调用的 backward()。",
+        "source_last": "你的代码调用了 {calls} 次 backward()，这是最后一次，在第 {line} 行。",
     },
 }
 
@@ -325,8 +332,13 @@ def step_html(snapshot, k, language="en"):
     if k == 0:
         first = steps[0]["received"][0] if steps[0]["received"] and steps[0]["received"][0] else None
         text = " ".join(first["text"].split()) if first else "?"
+        start = words["start"].format(text=text)
+        source = walk.get("source") or {}
+        if source.get("line"):
+            key = "source_last" if source.get("calls", 1) > 1 else "source"
+            start = words[key].format(line=source["line"], calls=source.get("calls")) + ("" if language == "zh" else " ") + start
         return (f'<div class="ap-step"><div class="ap-step-title">{title}{hint}</div>'
-                f'<div>{escape(words["start"].format(text=text))}</div></div>')
+                f'<div>{escape(start)}</div></div>')
     step = steps[k - 1]
     name = labels.get(step["node"], step["node"])
     module = next((g["label"] for g in (snapshot.get("graph") or {}).get("groups") or () if step["node"] in g["members"]),

@@ -65,14 +65,14 @@ def test_sketch_runs_code_before_panel_and_the_app_carries_on(built_site, site_s
     assert page.inner_text("#pg-sk-status") == "5 nodes · 0 backward calls"
 
     sketch_command(page, "backward")
-    assert page.inner_text("#pg-sk-status") == "5 nodes · 1 backward calls"
+    assert page.inner_text("#pg-sk-status") == "5 nodes · 1 backward call"
     assert "∇ [2., 4., 6.]" in page.inner_text("#pg-sk-graph")
     assert "tensor([2., 4., 6.])" in page.inner_text("#pg-sk-tensors")
 
     # A second Backward without retain_graph: PyTorch's error, the grads stay.
     sketch_command(page, "backward")
     assert "Trying to backward through the graph a second time" in page.inner_text("#pg-sk-output")
-    assert page.inner_text("#pg-sk-status") == "5 nodes · 1 backward calls"
+    assert page.inner_text("#pg-sk-status") == "5 nodes · 1 backward call"
 
     # The address bar holds the state: a link to exactly this.
     state = links.decode(page.evaluate("location.hash"))
@@ -136,4 +136,4 @@ def test_the_sketch_answers_while_panel_is_still_importing(site_server, context)
     page.wait_for_function("() => window.__site.marks.warm_done !== undefined")
     marks = page.evaluate("window.__site.marks")
     assert marks["quick"] < marks["quick_reply"] < marks["warm_done"], marks
-    assert page.inner_text("#pg-sk-status") == "9 nodes · 1 backward calls"
+    assert page.inner_text("#pg-sk-status") == "9 nodes · 1 backward call"

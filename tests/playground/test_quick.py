@@ -35,14 +35,14 @@ def test_run_backward_and_zero_grad(q):
     assert view["backward_output"] == "y"
 
     view = q.command("backward", CODE)
-    assert view["status"] == "5 nodes · 1 backward calls"
+    assert view["status"] == "5 nodes · 1 backward call"
     assert "∇ [2., 4., 6.]" in view["graph"] and "tensor([2., 4., 6.])" in view["tensors"]
     assert 'opacity="0.35"' in view["graph"]  # PowBackward0's saved tensors were freed
     assert [a["op"] for a in links.decode(view["link"])["actions"]] == ["backward"]
 
     view = q.command("backward", CODE)
     assert "Trying to backward through the graph a second time" in view["output"]
-    assert view["status"] == "5 nodes · 1 backward calls"
+    assert view["status"] == "5 nodes · 1 backward call"
 
     view = q.command("zero_grad", CODE)
     assert "tensor([0., 0., 0.])" in view["tensors"]
@@ -52,7 +52,7 @@ def test_run_backward_and_zero_grad(q):
 def test_backward_runs_edited_code_first(q):
     view = q.command("backward", CODE)
     assert view["code"] == CODE
-    assert view["status"] == "5 nodes · 1 backward calls"
+    assert view["status"] == "5 nodes · 1 backward call"
 
 
 def test_errors_keep_the_last_good_graph(q):

@@ -277,3 +277,82 @@ def test_app_hides_the_steps_after_zero_grad_and_run(app):
     assert app.step_player.visible
     app.run(DEFAULT + "\n")
     assert not app.step_player.visible
+
+
+# ----- backward called by the code itself (as tutorials do) -----
+
+def test_a_backward_the_code_calls_is_stepped_through_as_the_buttons_is(session):
+    by_button = session.run(DEFAULT) and session.backward("out")
+    by_code = session.run(DEFAULT + "out.backward()\n")
+    assert by_code.ok and by_code.backward_count == 1 and by_code.default_output == "out"
+    walk = dict(by_code.walk)
+    assert walk.pop("source") == {"line": len(DEFAULT.splitlines()) + 1, "calls": 1}
+    assert walk == by_button.walk and len(walk["steps"]) == 5
+    assert [(h["label"], [(e["count"], e["event"], e["grad"]) for e in h["entries"]]) for h in by_code.grad_history] == [
+        ("x", [(1, "run", G.format("4.5000"))])]
+    assert session.backward("out").error["type"] == "RuntimeError"  # the code's backward freed the graph
+
+
+def test_the_last_of_the_codes_backward_calls_shows_its_values_as_they_were_then(session):
+    """A training loop: the steps are the last backward's, with the weight it saw (the optimizer
+    has stepped it since) and the grad it left (zeroed since)."""
+    original = session.torch.Tensor.backward
+    code = ("import torch\nw = torch.ones(2, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
+            "for i in range(3):\n    opt.zero_grad()\n    loss = (w * w * 3).sum()\n    loss.backward()\n"
+            "    opt.step()\nw.grad.zero_()\n")
+    snap = session.run(code)
+    assert snap.ok and snap.backward_count == 3 and snap.walk["source"] == {"line": 7, "calls": 3}
+    names = labels(snap)
+    assert [(names[s["node"]], s["saved"], s.get("leaf_grad")) for s in snap.walk["steps"]] == [
+        ("SumBackward0", [["self_sym_sizes", "(2,)"]], None),
+        ("MulBackward0", [["other", "tensor(3)"], ["self", "None"]], None),
+        ("MulBackward0", [["other", "tensor([0.1600, 0.1600], requires_grad=True)"],
+                          ["self", "tensor([0.1600, 0.1600], requires_grad=True)"]], None),
+        ("AccumulateGrad", [], {"shape": "2", "text": "tensor([0.9600, 0.9600])"})]
+    assert session._ns["w"].tolist() == pytest.approx([0.064, 0.064])  # (0.16 - 0.1 * 0.96, stepped since)
+    assert snap.walk["before"]["t:w"] == {"grad_state": "not_computed", "grad": "not computed yet"}  # zero_grad: None
+    assert session.torch.Tensor.backward is original  # put back after the run
+
+
+def test_a_codes_backward_that_fails_or_is_not_drawn_leaves_no_steps(session):
+    original = session.torch.Tensor.backward
+    failed = session.run(DEFAULT + "out.backward()\nout.backward()\n")
+    assert not failed.ok and failed.error["type"] == "RuntimeError"
+    assert session.torch.Tensor.backward is original
+    snap = session.run(DEFAULT + "(x * 2).sum().backward()\n")  # a tensor the graph cannot show
+    assert snap.ok and snap.backward_count == 1 and snap.walk is None and snap.default_output == "out"
+    x = next(n for n in snap.graph["nodes"] if n["label"] == "x")
+    assert x["grad"] == G.format("2.")
+
+
+def test_app_steps_through_the_backward_the_code_called(app):
+    code = DEFAULT + "print(x.grad)\nout.backward()\n"
+    app.run(code)
+    assert app.step_player.visible and app.step_player.value == app.step_player.end == 5
+    assert app.output_select.value == "out"
+    assert "9 nodes · 1 backward call<" in app.status.object
+    app.step_player.value = 0
+    line = len(DEFAULT.splitlines()) + 2
+    assert f"This is the backward() your code called on line {line}. Nothing has run yet." in app.step_pane.object
+    app.language_toggle.value = "zh"
+    assert f"这是你的代码在第 {line} 行调用的 backward()。还没有节点运行" in app.step_pane.object
+
+    app.language_toggle.value = "en"
+    app.run(DEFAULT + "for _ in range(2):\n    out.backward(retain_graph=True)\n")
+    assert "9 nodes · 2 backward calls<" in app.status.object
+    app.step_player.value = 0
+    assert f"This is the last of the 2 backward() calls your code made, on line {line}." in app.step_pane.object
+    assert _node(app, "x")[0]["grad"].startswith("tensor([[4.5000")  # before its step: the first call's grad
+    app.backward_button.clicks += 1  # a press carries on the count; its walk replaces the code's
+    assert "9 nodes · 3 backward calls<" in app.status.object and "your code" not in app.step_pane.object
+
+
+def test_the_status_counts_in_words():
+    from playground.views.panels import status_text
+
+    def status(n, calls, lang="en"):
+        return status_text({"graph": {"nodes": [{}] * n}, "backward_count": calls}, lang)
+
+    assert [status(1, 1), status(2, 0), status(9, 2)] == [
+        "1 node · 1 backward call", "2 nodes · 0 backward calls", "9 nodes · 2 backward calls"]
+    assert status(1, 1, "zh") == "1 个节点 · 1 次 backward"
