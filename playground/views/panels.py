@@ -275,6 +275,7 @@ def status_text(snapshot, language="en"):
 _STEP = {
     "en": {
         "title": "Backward, step {k} of {n}",
+        "title_line": "Backward (line {line}), step {k} of {n}",
         "hint": "tap a node to jump to its step",
         "module": "in {module}",
         "start": "Nothing has run yet. Backward starts at the output's node with the grad {text}. "
@@ -292,6 +293,7 @@ _STEP = {
     },
     "zh": {
         "title": "反向传播：第 {k} / {n} 步",
+        "title_line": "反向传播（第 {line} 行）：第 {k} / {n} 步",
         "hint": "点击节点可跳到它的那一步",
         "module": "属于 {module}",
         "start": "还没有节点运行。反向传播从输出的节点开始，初始梯度为 {text}。按 ▶ 或 ⏭ 按 autograd 的顺序运行各节点。",
@@ -327,16 +329,17 @@ def step_html(snapshot, k, language="en"):
         return ""
     labels = {n["id"]: n["label"] for n in (snapshot.get("graph") or {}).get("nodes") or []}
     k = max(0, min(int(k), len(steps)))
-    title = escape(words["title"].format(k=k, n=len(steps)))
+    source = walk.get("source") or {}
+    line = source.get("line")
+    title = escape(words["title_line" if line else "title"].format(k=k, n=len(steps), line=line))
     hint = f' <span class="ap-muted ap-step-hint">· {escape(words["hint"])}</span>'
     if k == 0:
         first = steps[0]["received"][0] if steps[0]["received"] and steps[0]["received"][0] else None
         text = " ".join(first["text"].split()) if first else "?"
         start = words["start"].format(text=text)
-        source = walk.get("source") or {}
-        if source.get("line"):
+        if line:
             key = "source_last" if source.get("calls", 1) > 1 else "source"
-            start = words[key].format(line=source["line"], calls=source.get("calls")) + ("" if language == "zh" else " ") + start
+            start = words[key].format(line=line, calls=source.get("calls")) + ("" if language == "zh" else " ") + start
         return (f'<div class="ap-step"><div class="ap-step-title">{title}{hint}</div>'
                 f'<div>{escape(start)}</div></div>')
     step = steps[k - 1]

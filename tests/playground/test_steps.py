@@ -331,11 +331,13 @@ def test_app_steps_through_the_backward_the_code_called(app):
     assert app.step_player.visible and app.step_player.value == app.step_player.end == 5
     assert app.output_select.value == "out"
     assert "9 nodes · 1 backward call<" in app.status.object
-    app.step_player.value = 0
     line = len(DEFAULT.splitlines()) + 2
+    assert f"Backward (line {line}), step 5 of 5: AccumulateGrad" in app.step_pane.object
+    app.step_player.value = 0
     assert f"This is the backward() your code called on line {line}. Nothing has run yet." in app.step_pane.object
     app.language_toggle.value = "zh"
     assert f"这是你的代码在第 {line} 行调用的 backward()。还没有节点运行" in app.step_pane.object
+    assert f"反向传播（第 {line} 行）：第 0 / 5 步" in app.step_pane.object
 
     app.language_toggle.value = "en"
     app.run(DEFAULT + "for _ in range(2):\n    out.backward(retain_graph=True)\n")
@@ -344,7 +346,7 @@ def test_app_steps_through_the_backward_the_code_called(app):
     assert f"This is the last of the 2 backward() calls your code made, on line {line}." in app.step_pane.object
     assert _node(app, "x")[0]["grad"].startswith("tensor([[4.5000")  # before its step: the first call's grad
     app.backward_button.clicks += 1  # a press carries on the count; its walk replaces the code's
-    assert "9 nodes · 3 backward calls<" in app.status.object and "your code" not in app.step_pane.object
+    assert "9 nodes · 3 backward calls<" in app.status.object and "Backward, step 5 of 5" in app.step_pane.object
 
 
 def test_the_status_counts_in_words():
