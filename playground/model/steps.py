@@ -179,15 +179,13 @@ class StepRecorder:
         """The walk as plain JSON, nodes named by ``graph``'s ids (model.graph.trace):
         ``steps``, ``before`` (tensor id -> its grad before this backward) and ``ready`` (tensor id
         -> the step that set its grad: its AccumulateGrad, or for a retained non-leaf its grad_fn);
-        ``source`` for a backward the code called. None for such a backward of a tensor the graph
-        does not show (one the code kept no name for)."""
+        ``source`` for a backward the code called. Nodes the graph does not draw are left out (e.g.
+        ``loss.sum().backward()``: the sum's node); None when that leaves only leaves' nodes."""
         extra = {"source": self.source} if self.source is not None else {}
         if self.too_big:
             return {"steps": [], "before": {}, "ready": {}, "too_big": True, **extra}
         known = {n["id"] for n in graph.nodes}
         ids = {key: node_id for key, node_id in graph.fn_ids.items() if node_id in known}
-        if self.source is not None and (not self.steps or id(self.steps[0][0]) not in ids):
-            return None  # the code's backward of a tensor it kept no name for: not in the graph drawn
         printer = _Printer()
         out = []
         for fn, received, sent, after, saved in self.steps:
@@ -224,6 +222,8 @@ class StepRecorder:
             if node_id is not None:
                 before[node_id] = {"grad_state": state, "grad": grad if isinstance(grad, str) else safe_repr(_now(grad))}
         self.nodes = self.steps = self.before = None
+        if self.source is not None and all("leaf" in s for s in out):
+            return None  # the code's backward of tensors it kept no name for: nothing of it is drawn but leaves
         return {"steps": out, "before": before, "ready": ready, "too_big": False, **extra}
 
 

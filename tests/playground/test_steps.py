@@ -323,6 +323,11 @@ def test_a_codes_backward_that_fails_or_is_not_drawn_leaves_no_steps(session):
     assert snap.ok and snap.backward_count == 1 and snap.walk is None and snap.default_output == "out"
     x = next(n for n in snap.graph["nodes"] if n["label"] == "x")
     assert x["grad"] == G.format("2.")
+    snap = session.run(DEFAULT + "(out * 2).backward()\n")  # as d2l's l.sum().backward(): out's part is drawn
+    names = labels(snap)
+    assert [names[s["node"]] for s in snap.walk["steps"]] == [
+        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
+    assert snap.walk["steps"][0]["received"] == [{"shape": "scalar", "text": "tensor(2.)"}]
 
 
 def test_app_steps_through_the_backward_the_code_called(app):
