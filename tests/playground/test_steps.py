@@ -195,7 +195,7 @@ def test_app_steps_through_the_last_backward(app):
     app.backward_button.clicks += 1
     assert app.step_player.visible and app.step_player.end == 5 and app.step_player.value == 5
     assert "Backward, step 5 of 5: AccumulateGrad" in app.step_pane.object
-    assert "x.grad is now" in app.step_pane.object
+    assert "x.grad after this step" in app.step_pane.object
 
     # after the walk, each grad_fn node shows under it the grad it received (its output's grad)
     received = {m["grad_short"] for m in _node(app, "MulBackward0")}
