@@ -189,11 +189,11 @@ class StepRecorder:
         printer = _Printer()
         out = []
         for fn, received, sent, after, saved in self.steps:
+            node_id = ids.get(id(fn))
+            if node_id is None:  # beyond the traced part of a truncated graph, or not drawn
+                continue
             received, sent = [printer.grad(_now(g)) for g in received], [printer.grad(_now(g)) for g in sent]
             after, saved = printer.grad(_now(after)), printer.saved([(name, _now(v)) for name, v in saved])
-            node_id = ids.get(id(fn))
-            if node_id is None:  # beyond the traced part of a truncated graph
-                continue
             try:
                 children = [ids.get(id(nxt)) if nxt is not None else None for nxt, _ in fn.next_functions]
             except Exception:  # noqa: BLE001
