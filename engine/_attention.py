@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._ops import (_RESULT, _broadcast_error, _given, _grad_edges_only, _mul_scalar, _not_implemented, _quietly,
+from ._ops import (_RESULT, _broadcast_error, _grad_edges_only, _mul_scalar, _not_implemented, _quietly,
                    _record_shared, _saved_attr, _saved_dim, _saved_slot, _saved_tensor_attr, _shared_rules,
                    _softmax_backward_data, _softmax_np, defop, matmul, record, register_saved, tril, need_tensor, tensor_expected)
 from ._factories import filled_like
@@ -25,7 +25,7 @@ def _safe_softmax(x, dim):
     d = x._data
     axis = dim % d.ndim
     out = np.where(np.all(d == -np.inf, axis=axis, keepdims=True), d.dtype.type(0), _quietly(_softmax_np, d, axis))
-    return _given(record(SAFE_SOFTMAX, (x,), out, {"dim": axis}), dim=dim)
+    return record(SAFE_SOFTMAX, (x,), out, {"dim": dim})  # (as given, as its rule hands it on, like softmax)
 
 
 # ----- The flash kernel: one node, grads from its own backward kernel -----

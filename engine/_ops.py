@@ -424,7 +424,8 @@ MINIMUM = defop("MinimumBackward0",
                 lambda g, ans, a, b: _tie_grad(g, b, a, gt), saves=(0, 1))
 REMAINDER = defop("RemainderBackward1", lambda g, ans, a, b: g,
                   lambda g, ans, a, b: neg(g) * div(a, b, rounding_mode="floor"), saves=(0, 1))
-DIV_ROUNDED = defop("DivBackward2", lambda g, ans, a, b: g * 0.0, lambda g, ans, a, b: g * 0.0)
+DIV_ROUNDED = defop("DivBackward2", lambda g, ans, a, b: _zero_grad(g), lambda g, ans, a, b: _zero_grad(g),
+                    saves=(0, 1))
 
 
 def _not_implemented(name):
@@ -459,7 +460,8 @@ ADD_SCALAR = defop("AddBackward1", lambda g, ans, a, other: g)
 def _pow_grad(g, a, exponent):
     if exponent == 0:
         return _zero_grad(g)
-    return g * _mul_scalar(pow(a, exponent - 1), exponent)
+    e = exponent if isinstance(exponent, complex) else float(exponent)  # (pow_backward works in double)
+    return g * _mul_scalar(pow(a, e - 1), e)
 
 
 def _eq0_and_nonneg(a, b):
@@ -569,7 +571,8 @@ def div(input, other, *, rounding_mode=None):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     _no_bool(input, other, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
-    return _binary(input, other, DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div)
+    out = _binary(input, other, DIV_ROUNDED, _floor_div if rounding_mode == "floor" else _trunc_div)
+    return _given(out, rounding_mode=rounding_mode)
 
 
 def _int_zero_check(x, y):
@@ -777,7 +780,8 @@ _unary("log", "LogBackward0", np.log, lambda g, ans, x: g / x, saves=(0,))
 # The rules follow PyTorch's derivatives.yaml term by term (``x * 2`` with a Python number is
 # MulBackward1 there), so a double backward builds the graph PyTorch builds.
 _unary("log2", "Log2Backward0", np.log2, lambda g, ans, x: g / _mul_scalar(x, math.log(2.0)), saves=(0,))
-_unary("log10", "Log10Backward0", np.log10, lambda g, ans, x: g / _mul_scalar(x, math.log(10.0)), saves=(0,))
+# (log10's: the literal of PyTorch's formula, 1 ulp below math.log(10.0))
+_unary("log10", "Log10Backward0", np.log10, lambda g, ans, x: g / _mul_scalar(x, 2.3025850929940456), saves=(0,))
 _unary("log1p", "Log1PBackward0", np.log1p, lambda g, ans, x: g / _add_scalar(x, 1), saves=(0,))
 _unary("expm1", "Expm1Backward0", np.expm1, lambda g, ans, x: g * _add_scalar(ans, 1), saves=("result",))
 _unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, ans, x: g / _mul_scalar(ans, 2), saves=("result",))
@@ -813,8 +817,8 @@ def _rsub_scalar(s, x):
 
 
 def _rdiv_scalar(s, x):
-    """C++'s ``s / x`` for a number ``s``."""
-    return div(_wrap(np.asarray(s, dtype=x._data.dtype)), x)
+    """C++'s ``s / x`` for a number ``s``: ``empty_like(x).fill_(s).div_(x)``, so the node keeps a full tensor."""
+    return div(_wrap(np.full(x._data.shape, s, dtype=x._data.dtype)), x)
 
 
 # erf and erfc as fdlibm (and so glibc) computes them, to within an ulp or two of float64
@@ -976,8 +980,15 @@ def _atan2_recip(a, b):
     return masked_fill(r, isinf(r), 0.0)  # (0, 0): a zero grad, as in PyTorch
 
 
-ATAN2 = defop("Atan2Backward0", lambda g, ans, a, b: g * b * _atan2_recip(a, b),
-              lambda g, ans, a, b: g * neg(a) * _atan2_recip(a, b), saves=(0, 1))
+def _atan2_grads(g, a, b):
+    # PyTorch's atan2_backward: one reciprocal for both grads, each computed only if needed
+    recip = _atan2_recip(a, b)
+    return (g * b * recip if a._requires_grad else None), (g * neg(a) * recip if b._requires_grad else None)
+
+
+def _atan2_np(x, y, shared):
+    return np.arctan2(x, y)
+
 HYPOT = defop("HypotBackward0", lambda g, ans, a, b: g * a / ans, lambda g, ans, a, b: g * b / ans,
               saves=(0, 1, "result"))
 XLOGY = defop("XlogyBackward0", lambda g, ans, a, b: masked_fill(xlogy(g, b), (a == 0.0) & (b <= 0.0), 0.0),
@@ -992,7 +1003,9 @@ LOGADDEXP = defop("LogaddexpBackward0", lambda g, ans, a, b: g / _add_scalar(exp
 
 def atan2(input, other):
     _tensor_pair("atan2", input, other)
-    return _binary(input, other, ATAN2, np.arctan2, true_div=True)
+    if not (_grad_mode._enabled or _grad_mode._fw_active):
+        return _binary(input, other, ATAN2, np.arctan2, true_div=True)
+    return _binary(input, other, ATAN2, _atan2_np, {"shared": _Shared((input, other))}, true_div=True)
 
 
 def arctan2(input, other):
@@ -1261,7 +1274,7 @@ ROUNDING = {name: defop(f"{name.capitalize()}Backward0", lambda g, ans, x: _zero
 ROUNDING["frac"] = defop("FracBackward0", lambda g, ans, x: g)
 ROUND_DECIMALS = defop("RoundBackward1", lambda g, ans, x, decimals: _zero_grad(g))
 SIGN = defop("SignBackward0", lambda g, ans, x: _zero_grad(g))
-SGN = defop("SgnBackward0", lambda g, ans, x: _zero_grad(g))
+SGN = defop("SgnBackward0", lambda g, ans, x: _zero_grad(g), saves=(0, "result"))
 
 
 def _in_range(x, lo, hi):
@@ -1333,7 +1346,7 @@ def _softplus_double_backward(g, x, beta, threshold):
     return _mul_scalar(sigmoid_backward(g, sigmoid(z)) * (z < threshold).to(g.dtype), beta)
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):
     need_tensor("softplus", "input", 1, input)
     need_number("softplus", "beta", 2, beta)
     need_number("softplus", "threshold", 3, threshold)
@@ -1588,6 +1601,7 @@ GLU_BACKWARD = defop("GluBackwardBackward0",
 
 
 def _halves(d, dim):
+    dim %= d.ndim
     n = d.shape[dim] // 2
     return d[(slice(None),) * dim + (slice(0, n),)], d[(slice(None),) * dim + (slice(n, None),)]
 
@@ -1632,7 +1646,7 @@ def glu(input, dim=-1):
     if d.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {d.shape[dim]}")
     a, b = _halves(_float_data(input), dim)
-    return _given(record(GLU, (input,), a * _sigmoid(b), {"dim": dim}), dim=given)
+    return record(GLU, (input,), a * _sigmoid(b), {"dim": given})  # (as given, as glu_backward gets it)
 
 
 def clamp(input, min=None, max=None):
@@ -1979,22 +1993,32 @@ def any(input, dim=None, keepdim=False):
 # ----- Reductions -----
 
 def _expand_back(g, shape, dims, keepdim):
-    """Broadcast a reduced grad back over the reduced dims."""
-    return expand(_unsqueeze_back(g, dims, keepdim), shape)
+    """Broadcast a reduced grad back over the reduced dims (PyTorch's sum_backward)."""
+    return expand(_unsqueeze_back(g, dims, keepdim or not shape), shape)
 
 
 def _unsqueeze_back(g, dims, keepdim):
-    """PyTorch's unsqueeze_multiple: the reduced dims back as size 1 (broadcasting does the rest)."""
-    if not keepdim and dims:
-        for d in dims:
-            g = unsqueeze(g, d)
+    """PyTorch's unsqueeze_multiple: the reduced dims back as size 1 (broadcasting does the rest). The
+    dims as the user gave them: one unsqueezed as given (a double backward's node shows it so), several
+    in increasing order."""
+    if keepdim or dims is None:
+        return g
+    if type(dims) is int:
+        return unsqueeze(g, dims)
+    if len(dims) == 1:
+        return unsqueeze(g, dims[0])
+    n = len(g.shape) + len(dims)
+    for d in sorted(d % n for d in dims):
+        g = unsqueeze(g, d)
     return g
 
 
 def _n_reduced(shape, dims):
     if dims is None:
         return int(math.prod(shape))
-    return int(math.prod([shape[d] for d in dims]))
+    if not shape:
+        return 1
+    return int(math.prod([shape[d] for d in ((dims,) if type(dims) is int else dims)]))
 
 
 SUM = defop("SumBackward0", lambda g, ans, x: expand(g, x.shape))
@@ -2019,27 +2043,34 @@ MAX_DIM = defop("MaxBackward0", lambda g, ans, x, dim, keepdim, indices: _select
                 outputs=(0,), keeps=True)
 MIN_DIM = defop("MinBackward0", lambda g, ans, x, dim, keepdim, indices: _selected_grad(g, x.shape, dim, indices, keepdim),
                 outputs=(0,), keeps=True)
-VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim: _var_grad(g, x, dims, correction, keepdim),
-            saves=(0,))
+# (``dim``: as given, for the mean inside, whose node keeps it so)
+VAR = defop("VarBackward0", lambda g, ans, x, dims, correction, keepdim, dim:
+            _var_grad(g, x, dims, correction, keepdim, dim), saves=(0,))
 # PyTorch's std_backward: var's rule applied to grad / (2 * std), with 0 where std is 0.
-STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim:
-            _var_grad(masked_fill(g / _mul_scalar(ans, 2), ans == 0, 0.0), x, dims, correction, keepdim),
+STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim, dim:
+            _var_grad(masked_fill(g / _mul_scalar(ans, 2), ans == 0, 0.0), x, dims, correction, keepdim, dim),
             saves=(0, "result"))
 
 
-def _var_grad(g, x, dims, correction, keepdim):
+def _var_grad(g, x, dims, correction, keepdim, dim):
     dof = _n_reduced(x.shape, dims) - correction
     if dof <= 0:  # 0 degrees of freedom: nan, as in PyTorch
-        return _expand_back(g, x.shape, dims, keepdim) * (x - mean(x, dims, keepdim=True)) * math.inf
+        return _expand_back(g, x.shape, dim, keepdim) * (x - mean(x, dim, keepdim=True)) * math.inf
     if dims is None or not x.dim():
         return _mul_scalar(g, 2.0 / dof) * (x - mean(x))
-    return _mul_scalar(_unsqueeze_back(g, dims, keepdim), 2.0 / dof) * (x - mean(x, dims, keepdim=True))
+    # (a 1-d input's 0-d grad broadcasts as it is: PyTorch unsqueezes it only for more dims)
+    return _mul_scalar(_unsqueeze_back(g, dim, keepdim or x.dim() == 1), 2.0 / dof) * (x - mean(x, dim, keepdim=True))
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
                   _unsqueeze_back(g, dims, keepdim or not x.dim())
                   * exp(x - _unsqueeze_back(ans, dims, keepdim or not x.dim())), saves=(0, "result"))
 NORM = defop("LinalgVectorNormBackward0", lambda g, ans, x, ord, dims, keepdim: _norm_grad(g, ans, x, ord, dims, keepdim),
              saves=(0, "result"))
-CUMSUM = defop("CumsumBackward0", lambda g, ans, x, dim: flip(cumsum(flip(g, (dim,)), dim), (dim,)))
+CUMSUM = defop("CumsumBackward0", lambda g, ans, x, dim: _cumsum_backward(g, dim))
+
+
+def _cumsum_backward(g, dim):  # (PyTorch's: the grad itself where there is nothing to add up)
+    return g if g.numel() <= 1 or g.shape[dim] == 1 else flip(cumsum(flip(g, (dim,)), dim), (dim,))
+
 
 
 def _prod_grad(g, ans, x, dims, keepdim):
@@ -2072,19 +2103,20 @@ def _prod_of_others(x, dim):
 
 
 def _norm_grad(g, ans, x, p, dims, keepdim):
-    # PyTorch's norm_backward, case by case.
-    g = _unsqueeze_back(g, dims, keepdim)
-    n = _unsqueeze_back(ans, dims, keepdim)
+    # PyTorch's norm_backward, case by case, with p a double (so pow's exponent is a float)
+    p = float(p)
+    g = _unsqueeze_back(g, dims, keepdim or not x.dim())
+    n = _unsqueeze_back(ans, dims, keepdim or not x.dim())
     if p == 0:
         return None  # PyTorch returns an undefined grad: the input's .grad stays None
     if p == 1:
         return sgn(x) * g
     if p == 2:
         return g * masked_fill(x / n, n == 0, 0.0)
-    if math.isinf(p):
+    if math.isinf(p):  # (a bool mask, and so an int64 count)
         a = abs(x)
-        mask = (a == n).to(x.dtype)
-        count = sum(mask, dims, keepdim=True) if dims is not None else sum(mask)
+        mask = _wrap(np.logical_or(_np_of(a) == _np_of(n), np.isnan(_np_of(a))))
+        count = sum(mask, dims if dims is not None else tuple(range(x.dim())), keepdim=True)
         return sgn(x) * (g / count * mask)
     if p < 1:
         return sgn(x) * masked_fill(pow(abs(x), p - 1), x == 0, 0.0) * g * pow(n, 1 - p)
@@ -2126,9 +2158,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         d = d.astype(np.int64)
     if dim is None:  # (inf + -inf is nan, silently)
         return record(SUM, (input,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
-    dims = norm_dims(dim, d.ndim)
-    out = record(SUM_DIM, (input,), _quietly(np.add.reduce, d, dims, None, None, keepdim), {"dims": dims, "keepdim": keepdim})
-    return _given(out, dim=dim) if _raw(dim) else out
+    # (the node keeps the dims as given, for its rule too)
+    out = _quietly(np.add.reduce, d, norm_dims(dim, d.ndim), None, None, keepdim)
+    return record(SUM_DIM, (input,), out, {"dims": dim, "keepdim": keepdim})
 
 
 def _float_check(x, fname):
@@ -2157,8 +2189,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
             return record(MEAN, (input,), np.asarray(d.mean(), dtype=d.dtype))
         dims = norm_dims(dim, d.ndim)
         out = d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False)
-    out = record(MEAN_DIM, (input,), out, {"dims": dims, "keepdim": keepdim})
-    return _given(out, dim=dim) if _raw(dim) else out
+    return record(MEAN_DIM, (input,), out, {"dims": dim, "keepdim": keepdim})  # (dims as given, as sum's)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
@@ -2208,9 +2239,8 @@ def _extreme(x, dim, keepdim, other, full_op, dim_op, npf, argf, name):
     vals = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
     if not keepdim and d.ndim:
         vals, idx = np.squeeze(vals, dim), np.squeeze(idx, dim)
-    v = record(dim_op, (x,), vals, {"dim": dim, "keepdim": keepdim, "indices": idx})
-    if given != dim:
-        _given(v, dim=given)
+    # (the dim as given, as PyTorch's rule unsqueezes and scatters along it)
+    v = record(dim_op, (x,), vals, {"dim": given, "keepdim": keepdim, "indices": idx})
     return return_type(name)(v, _wrap(np.asarray(idx, dtype=np.int64)))
 
 
@@ -2314,7 +2344,8 @@ def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=Fals
         out = np.asarray(npf(d, axis=dims, ddof=c, keepdims=keepdim), dtype=d.dtype)
         if with_mean:
             out = (out, np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype))
-    out = record(op, (x,), out, {"dims": dims, "correction": c, "keepdim": keepdim}, n_outputs=2 if with_mean else 1)
+    out = record(op, (x,), out, {"dims": dims, "correction": c, "keepdim": keepdim, "dim": dim},
+                 n_outputs=2 if with_mean else 1)
     # (PyTorch shows no correction when neither it, unbiased nor a dim was given: var() takes another overload)
     shown = c if correction is not None or unbiased is not None or dim is not None else None
     return _given(out, dim=dim, correction=shown)
@@ -2338,7 +2369,7 @@ def logsumexp(input, dim, keepdim=False):
         out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         out = np.squeeze(out, axis=dims) if dims else out.reshape(())
-    return _given(record(LOGSUMEXP, (input,), out.astype(d.dtype, copy=False), {"dims": dims, "keepdim": keepdim}), dim=dim)
+    return record(LOGSUMEXP, (input,), out.astype(d.dtype, copy=False), {"dims": dim, "keepdim": keepdim})  # (as sum's)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
@@ -2368,7 +2399,7 @@ def _norm(x, p, dim, keepdim, dtype, op):
     d = _float_data(x.to(dtype) if dtype is not None else x)
     dims = norm_dims(dim, d.ndim)
     out = _quietly(_vector_norm_np, d, p, dims, keepdim)  # (a norm past the dtype's range is inf, silently)
-    return _given(record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dims, "keepdim": keepdim}), dim=dim)
+    return record(op, (x,), np.asarray(out, dtype=d.dtype), {"ord": p, "dims": dim, "keepdim": keepdim})  # (as sum's)
 
 
 def _vector_norm_np(d, p, dims, keepdim):
@@ -2397,8 +2428,8 @@ def _running(kernel, input, dim, dtype):
 
 def cumsum(input, dim, *, dtype=None):
     need_tensor("cumsum", "input", 1, input)
-    d, out = _running(np.cumsum, input, dim, dtype)
-    return _given(record(CUMSUM, (input,), out, {"dim": d}), dim=dim)
+    _, out = _running(np.cumsum, input, dim, dtype)
+    return record(CUMSUM, (input,), out, {"dim": dim})  # (as given, as its rule uses it)
 
 
 # ----- Softmax family -----
@@ -2458,8 +2489,9 @@ def softmax(input, dim=None, dtype=None, _stacklevel=3):
     given, dim = dim, _softmax_dim(input, dim, "softmax")
     xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "softmax")
-    out = record(SOFTMAX, (xd,), _quietly(_softmax_np, _float_data(xd), dim), {"dim": dim})  # (inf - inf: nan)
-    return _given(out, dim=given) if given is not None and given != dim else out
+    # (the node keeps the dim as given, and hands it on to _softmax_backward_data as PyTorch's does)
+    return record(SOFTMAX, (xd,), _quietly(_softmax_np, _float_data(xd), dim),  # (inf - inf: nan)
+                  {"dim": dim if given is None else given})
 
 
 def _softmax_np(d, dim):
@@ -2476,10 +2508,8 @@ def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
     xd = input.to(dtype) if dtype is not None else input
     _softmax_kernel(xd, dim, "log_softmax")
     d = _float_data(xd)
-    if not d.ndim:
-        return record(LOG_SOFTMAX, (xd,), np.zeros_like(d), {"dim": dim})
-    out = record(LOG_SOFTMAX, (xd,), _quietly(_log_softmax_np, d, dim), {"dim": dim})  # (inf - inf: nan)
-    return _given(out, dim=given) if given is not None and given != dim else out
+    out = _quietly(_log_softmax_np, d, dim) if d.ndim else np.zeros_like(d)  # (inf - inf: nan)
+    return record(LOG_SOFTMAX, (xd,), out, {"dim": dim if given is None else given})  # (as softmax keeps it)
 
 
 def _log_softmax_np(d, dim):
@@ -2640,7 +2670,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _check_expandable(input._data.shape, shape, shape)  # (the bias is expanded to the product's shape)
     out = _quietly(_addmm_np, input._data, mat1._data, mat2._data, beta, alpha)
     attrs = {"strides": (_grad_strides(mat1), _grad_strides(mat2))}
-    if (beta, alpha) != (1, 1):
+    if (beta, alpha) != (1, 1) or type(beta) is not int or type(alpha) is not int:  # (1.0 shows as 1.0)
         attrs.update(beta=beta, alpha=alpha)
     return record(ADDMM, (input, mat1, mat2), out.astype(mat1._data.dtype, copy=False), attrs)
 
@@ -3115,8 +3145,9 @@ def transpose(input, dim0, dim1):
     need_tensor("transpose", "input", 1, input)
     nd = input._data.ndim
     d0, d1 = (norm_dims(dim0, nd) or (0,))[0], (norm_dims(dim1, nd) or (0,))[0]
-    out = _view_of(record(TRANSPOSE, (input,), np.swapaxes(input._data, d0, d1), {"d0": d0, "d1": d1}), input)
-    return _given(out, d0=dim0, d1=dim1) if dim0 != d0 or dim1 != d1 else out
+    # (the node keeps the dims as given, for its rule too: PyTorch's grad.transpose(dim0, dim1))
+    out = np.swapaxes(input._data, d0, d1) if nd else input._data[...]  # (a 0-d tensor's: itself)
+    return _view_of(record(TRANSPOSE, (input,), out, {"d0": dim0, "d1": dim1}), input)
 
 
 def swapaxes(input, axis0, axis1):
@@ -3164,8 +3195,8 @@ def unsqueeze(input, dim):
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
     d = dim % nd
-    out = _view_of(record(UNSQUEEZE, (input,), np.expand_dims(input._data, d), {"dim": d}), input)
-    return _given(out, dim=dim) if dim != d else out
+    # (the dim as given, for its rule's squeeze too, as in PyTorch)
+    return _view_of(record(UNSQUEEZE, (input,), np.expand_dims(input._data, d), {"dim": dim}), input)
 
 
 def _check_expandable(dshape, shape, sizes):
@@ -3297,10 +3328,12 @@ def _embed_np(gd, shape, index):
     return out
 
 
-def _view_backward(op, g, shape, index):
+def _view_backward(op, g, shape, index, dim=None):
     """Zeros of ``shape`` with ``g`` put at the basic ``index``: the backward of select and slice, an
-    op of its own (SelectBackwardBackward0, SliceBackwardBackward0) as in PyTorch."""
-    return record(op, (g,), _put_np(g._data, shape, index), {"index": index})
+    op of its own (SelectBackwardBackward0, SliceBackwardBackward0) as in PyTorch. ``dim``: the dim
+    as given, where the index's position does not tell it (a negative one)."""
+    return record(op, (g,), _put_np(g._data, shape, index), {"index": index} if dim is None else
+                  {"index": index, "dim": dim})
 
 
 def _put_np(gd, shape, index):
@@ -3317,10 +3350,15 @@ def _index_backward(g, shape, index):
 
 
 EMBED = defop("IndexPutBackward0", lambda g, ans, x, index: getitem_np(g, index), keeps=True)
-SELECT_BACKWARD = defop("SelectBackwardBackward0", lambda g, ans, grad, index: select(g, len(index) - 1, index[-1]))
-SLICE_BACKWARD = defop("SliceBackwardBackward0", lambda g, ans, grad, index: _slice(g, len(index) - 1, index[-1]))
-SELECT = defop("SelectBackward0", lambda g, ans, x, index: _view_backward(SELECT_BACKWARD, g, x.shape, index))
-SLICE = defop("SliceBackward0", lambda g, ans, x, index: _view_backward(SLICE_BACKWARD, g, x.shape, index))
+# (``dim``: as given, when negative: each node keeps it so, and hands it on to the next one's)
+SELECT_BACKWARD = defop("SelectBackwardBackward0", lambda g, ans, grad, index, dim=None:
+                        select(g, len(index) - 1 if dim is None else dim, index[-1]))
+SLICE_BACKWARD = defop("SliceBackwardBackward0", lambda g, ans, grad, index, dim=None:
+                       _slice(g, len(index) - 1, index[-1], dim))
+SELECT = defop("SelectBackward0", lambda g, ans, x, index, dim=None:
+               _view_backward(SELECT_BACKWARD, g, x.shape, index, dim))
+SLICE = defop("SliceBackward0", lambda g, ans, x, index, dim=None:
+              _view_backward(SLICE_BACKWARD, g, x.shape, index, dim))
 INDEX = defop("IndexBackward0", lambda g, ans, x, index: _index_backward(g, x.shape, index), keeps=True)
 COPY_SLICES = defop("CopySlices", lambda g, ans, x, v, index: _zero_at(g, index),
                     lambda g, ans, x, v, index: sum_to(getitem_np(g, index), v.shape), cpp_name="torch::autograd::CopySlices")
@@ -3475,13 +3513,21 @@ def select(input, dim, index):
             f"select(): index {int(index)} out of range for tensor of size {list(input._data.shape)} at dimension {dim}")
     idx = (slice(None),) * dim + (int(index),)
     # (the Ellipsis makes an element of a 1-d tensor a 0-d view, not a copy, so writes reach x)
-    out = _view_of(record(SELECT, (input,), input._data[idx + (...,)], {"index": idx}), input)
-    return _given(out, dim=given) if given != dim else out
+    attrs = {"index": idx} if given == dim else {"index": idx, "dim": given}
+    return _view_of(record(SELECT, (input,), input._data[idx + (...,)], attrs), input)
 
 
-def _slice(x, dim, sl):
+def _slice(x, dim, sl, given=None):
+    """``x[..., sl]`` along ``dim``; ``given``: that dim as given, which the node keeps (see SLICE)."""
     idx = (slice(None),) * dim + (sl,)
-    return _view_of(record(SLICE, (x,), x._data[idx], {"index": idx}), x)
+    attrs = {"index": idx} if given is None or given == dim else {"index": idx, "dim": given}
+    return _view_of(record(SLICE, (x,), x._data[idx], attrs), x)
+
+
+def _cpp_slice(x, dim, start, end=None):
+    """C++'s ``x.slice(dim, start, end)`` inside PyTorch's composites: its node keeps the dim and the
+    end as given (None when left out, where Python's ``x[1:]`` keeps INT64_MAX)."""
+    return _given(_slice(x, norm_dims(dim, x._data.ndim)[0], slice(start, end), dim), end=end)
 
 
 def narrow(input, dim, start, length):
@@ -3497,8 +3543,7 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    out = _slice(input, dim, slice(start, start + length))
-    return _given(out, dim=given) if given != dim else out
+    return _slice(input, dim, slice(start, start + length), given)
 
 
 def index_select(input, dim, index):
@@ -4063,7 +4108,7 @@ def _nll_ops(name):
     backward = defop(f"{name}BackwardBackward0",
                      lambda g, ans, grad_output, x, target, weight, ignore_index, reduction, total:
                      _nll_loss(forward, g, _wrap(target), weight, ignore_index, reduction),
-                     lambda g, ans, grad_output, x, **attrs: _zero_grad(g))
+                     lambda g, ans, grad_output, x, **attrs: _zero_grad(g), keeps=True)
     return forward, backward
 
 
@@ -4098,6 +4143,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(
             f"Using a target size ({Size(target._data.shape)}) that is different to the input size "
             f"({Size(input._data.shape)}) is deprecated. Please ensure they have the same size.")
+    if isinstance(weight, Tensor):  # (F.binary_cross_entropy's expand: the node keeps the weight expanded)
+        weight = expand(weight, _broadcast_checked(target._data.shape, weight._data.shape))
     p, y = input._data, target._data
     if ((p < 0) | (p > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -4430,7 +4477,7 @@ DIAGONAL_COPY = defop("DiagonalBackward0_copy",
                       lambda g, ans, x, offset, dim1, dim2: diagonal_backward(g, x.shape, offset, dim1, dim2))
 DIAGONAL_BACKWARD = defop("DiagonalBackwardBackward0",
                           lambda g, ans, grad_output, shape, offset, dim1, dim2: diagonal(g, offset, dim1, dim2))
-DIAG_EMBED = defop("DiagEmbedBackward0", lambda g, ans, x, offset: diagonal(g, offset, 0, 1))
+DIAG_EMBED = defop("DiagEmbedBackward0", lambda g, ans, x, offset: diagonal(g, offset, -2, -1))  # (diag_embed's dims)
 
 
 def _diagonal_np(d, offset, dim1, dim2):
@@ -4464,8 +4511,10 @@ def _diagonal_dims(x, dim1, dim2):
 def diagonal(input, offset=0, dim1=0, dim2=1):
     need_tensor("diagonal", "input", 1, input)
     d1, d2 = _diagonal_dims(input, dim1, dim2)
-    out = record(DIAGONAL, (input,), _diagonal_np(input._data, offset, d1, d2), {"offset": offset, "dim1": d1, "dim2": d2})
-    return _given(_view_of(out, input), dim1=dim1, dim2=dim2)
+    # (the dims as given, which its rule hands on to diagonal_backward, as PyTorch's does)
+    out = record(DIAGONAL, (input,), _diagonal_np(input._data, offset, d1, d2),
+                 {"offset": offset, "dim1": dim1, "dim2": dim2})
+    return _view_of(out, input)
 
 
 # ----- Tensor.unfold: sliding windows, a view -----
@@ -4484,6 +4533,7 @@ def _windows(d, dim, size, step):
 def _unfold_backward(gd, shape, dim, size, step):
     if not len(shape):
         return gd.sum().astype(gd.dtype).reshape(())
+    dim %= len(shape)
     out = np.zeros(shape, dtype=gd.dtype)
     n = gd.shape[dim]
     for k in range(size):  # (the k-th element of every window: distinct places, so += adds each once)
@@ -4513,8 +4563,9 @@ def unfold(x, dimension, size, step):
         raise RuntimeError(f"step is {step} but must be > 0")
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
-    out = _view_of(record(UNFOLD, (x,), _windows(d, dim, size, step), {"dim": dim, "size": size, "step": step}), x)
-    return _given(out, dim=dimension) if dimension != dim else out
+    # (the dim as given, which its rule hands on to unfold_backward, as PyTorch's does)
+    attrs = {"dim": dimension, "size": size, "step": step}
+    return _view_of(record(UNFOLD, (x,), _windows(d, dim, size, step), attrs), x)
 
 
 def sum_to_size(x, *size):
@@ -4555,7 +4606,9 @@ def trace(input):
     return record(TRACE, (input,), np.asarray(np.trace(d), dtype=d.dtype if d.dtype.kind == "f" else np.int64))
 
 
-ROLL = defop("RollBackward0", lambda g, ans, x, shifts, dims: roll(g, tuple(-s for s in shifts), dims))
+# (PyTorch's rule: the shifts negated, shifts and dims each reversed)
+ROLL = defop("RollBackward0", lambda g, ans, x, shifts, dims: roll(g, tuple(-s for s in reversed(shifts)),
+                                                                   None if dims is None else tuple(reversed(dims))))
 
 
 def roll(input, shifts, dims=None):
@@ -4569,7 +4622,7 @@ def roll(input, shifts, dims=None):
     if dims is not None:
         dims = tuple(norm_dims(d, input._data.ndim)[0] for d in dims)
     out = np.roll(input._data, shifts if dims is not None else builtins.sum(shifts), dims)
-    return _given(record(ROLL, (input,), out, {"shifts": shifts, "dims": dims}), dims=given)
+    return record(ROLL, (input,), out, {"shifts": shifts, "dims": given})  # (dims as given)
 
 
 CUMPROD = defop("CumprodBackward0", lambda g, ans, x, dim: _cumprod_backward(g, x, dim, ans), saves=(0, "result"))
@@ -4592,14 +4645,14 @@ def _cumprod_backward(g, x, dim, ans):
     ones = _wrap(np.ones(ones_size, dtype=_np_of(g).dtype))
     for k in range(n):
         if k == 0:
-            omitted = cat([ones, cumprod(narrow(x, dim, 1, n - 1), dim)], dim)
+            omitted = cat([ones, cumprod(_cpp_slice(x, dim, 1), dim)], dim)
         elif k == n - 1:
-            omitted = prod(narrow(x, dim, 0, k), dim, True)
+            omitted = prod(_cpp_slice(x, dim, 0, k), dim, True)
         else:
-            until_k = prod(narrow(x, dim, 0, k), dim, True)
-            from_k_plus_1 = cumprod(narrow(x, dim, k + 1, n - k - 1), dim)
+            until_k = prod(_cpp_slice(x, dim, 0, k), dim, True)
+            from_k_plus_1 = cumprod(_cpp_slice(x, dim, k + 1), dim)
             omitted = cat([until_k, expand(until_k, from_k_plus_1.shape) * from_k_plus_1], dim)
-        setitem(grad_input, (slice(None),) * dim + (k,), sum(narrow(g, dim, k, n - k) * omitted, dim))
+        setitem(grad_input, (slice(None),) * dim + (k,), sum(_cpp_slice(g, dim, k) * omitted, dim))
     return grad_input
 
 
@@ -4638,9 +4691,11 @@ def kron(input, other):
     return _unsafe_view(out, tuple(x * y for x, y in zip(sa, sb)))
 
 
-MASKED_SELECT = defop("MaskedSelectBackward0", lambda g, ans, x, mask: _masked_select_backward(g, mask), keeps=True)
+MASKED_SELECT = defop("MaskedSelectBackward0", lambda g, ans, x, mask: _masked_select_backward(g, x, mask),
+                      saves=(0,))
 MASKED_SCATTER = defop("MaskedScatterBackward0", lambda g, ans, x, source, mask: masked_fill(g, _wrap(mask), 0.0),
-                       lambda g, ans, x, source, mask: _masked_select_flat(g, mask, source.shape))
+                       lambda g, ans, x, source, mask: _masked_select_flat(g, np.broadcast_to(mask, g.shape),
+                                                                           source.shape), keeps=True)
 
 
 def _masked_select_flat(g, mask, shape):
@@ -4648,11 +4703,12 @@ def _masked_select_flat(g, mask, shape):
     return reshape(out, shape) if out.shape != shape else out
 
 
-def _masked_select_backward(g, mask):
+def _masked_select_backward(g, x, mask):
     # PyTorch's masked_select_backward: zeros of the broadcast shape, the grad scattered where the mask is set
-    zeros = _wrap(np.zeros(mask.shape, dtype=_np_of(g).dtype))
-    out = np.zeros(mask.shape, dtype=_np_of(g).dtype)
-    out[mask] = _np_of(g)
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    zeros = _wrap(np.zeros(shape, dtype=_np_of(g).dtype))
+    out = np.zeros(shape, dtype=_np_of(g).dtype)
+    out[np.broadcast_to(mask, shape)] = _np_of(g)
     return record(MASKED_SCATTER, (zeros, g), out, {"mask": mask})
 
 
@@ -4663,7 +4719,7 @@ def masked_select(input, mask):
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = _broadcast_checked(mask._data.shape, input._data.shape)
     m = np.broadcast_to(mask._data, shape)
-    return record(MASKED_SELECT, (input,), np.broadcast_to(input._data, shape)[m], {"mask": m})
+    return record(MASKED_SELECT, (input,), np.broadcast_to(input._data, shape)[m], {"mask": mask._data})
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
@@ -4719,23 +4775,24 @@ def hstack(tensors):
     return cat(ts, 0 if ts and ts[0]._data.ndim == 1 else 1)
 
 
-def _var_mean_grad(gs, ans, x, dims, correction, keepdim, std=False):
+def _var_mean_grad(gs, ans, x, dims, correction, keepdim, dim, std=False):
     gvar, gmean = gs
     r = None
     if gvar is not None:
         if std:
             gvar = masked_fill(gvar / _mul_scalar(ans, 2), ans == 0, 0.0)
-        r = _var_grad(gvar, x, dims, correction, keepdim)
+        r = _var_grad(gvar, x, dims, correction, keepdim, dim)
     if gmean is not None:
-        aux = _mean_back(gmean, x, dims, keepdim)
+        aux = _mean_back(gmean, x, dim, keepdim)
         r = aux if r is None else r + aux
     return r
 
 
-VAR_MEAN = defop("VarMeanBackward0", lambda gs, ans, x, dims, correction, keepdim:
-                 _var_mean_grad(gs, ans, x, dims, correction, keepdim), saves=(0,), outputs=(0, 1))
-STD_MEAN = defop("StdMeanBackward0", lambda gs, ans, x, dims, correction, keepdim:
-                 _var_mean_grad(gs, ans, x, dims, correction, keepdim, std=True), saves=(0, "result"), outputs=(0, 1))
+VAR_MEAN = defop("VarMeanBackward0", lambda gs, ans, x, dims, correction, keepdim, dim:
+                 _var_mean_grad(gs, ans, x, dims, correction, keepdim, dim), saves=(0,), outputs=(0, 1))
+STD_MEAN = defop("StdMeanBackward0", lambda gs, ans, x, dims, correction, keepdim, dim:
+                 _var_mean_grad(gs, ans, x, dims, correction, keepdim, dim, std=True), saves=(0, "result"),
+                 outputs=(0, 1))
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -6175,7 +6232,7 @@ _ON_ARRAYS.update({
     _mul_scalar: np.multiply, _div_scalar: np.true_divide, _add_scalar: np.add,
     sum: _sum, sum_to: _sum_to, expand: _expand,
     reshape: lambda x, *shape: np.reshape(x, _shape_arg(shape)), squeeze: _squeeze, unsqueeze: np.expand_dims,
-    transpose: lambda x, d0, d1: x.swapaxes(d0, d1), t: operator.attrgetter("T"),
+    transpose: lambda x, d0, d1: x.swapaxes(d0, d1) if x.ndim else x, t: operator.attrgetter("T"),
     permute: lambda x, *dims: x.transpose(_shape_arg(dims)),
     mm: np.matmul, mv: np.matmul, bmm: np.matmul, _logit_grad: _logit_backward,
     sigmoid_backward: _sigmoid_backward, tanh_backward: _tanh_backward, threshold_backward: _threshold_backward,
@@ -6190,7 +6247,7 @@ _ON_ARRAYS.update({
     masked_fill: lambda x, mask, value: np.where(mask._data if isinstance(mask, Tensor) else mask,
                                                  np.asarray(value, x.dtype), x),
     _zeros: lambda shape, like: np.zeros(shape, like.dtype),
-    _view_backward: lambda op, g, shape, index: _put_np(g, shape, index),
+    _view_backward: lambda op, g, shape, index, dim=None: _put_np(g, shape, index),
     _index_backward: lambda g, shape, index: _embed_np(g, shape, index),
     unfold_backward: _unfold_backward,
     # (their argument checks read ``Tensor``, which has no array twin)
@@ -6302,9 +6359,8 @@ def _spacing(fname, y, x, d):
     return right - left
 
 
-def _ends(y, d):
-    n = y._data.shape[d]
-    return narrow(y, d, 0, n - 1), narrow(y, d, 1, n - 1)
+def _ends(y, dim):
+    return _cpp_slice(y, dim, 0, -1), _cpp_slice(y, dim, 1)
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):
@@ -6316,8 +6372,10 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         spacing = _spacing("trapezoid", y, x, d)
         left, right = _ends(y, d)
         return _div_scalar(sum((left + right) * spacing, d), 2.0)
-    ends = _mul_scalar(select(y, d, 0) + select(y, d, -1), 0.5)
-    return _mul_scalar(sum(y, d) - ends, float(1 if dx is None else dx))
+    # (with dx, PyTorch's dims are as given: with x, wrapped first)
+    last = select(y, dim, -1)  # (first: GCC evaluates the operands of PyTorch's ``+`` right to left)
+    ends = _mul_scalar(select(y, dim, 0) + last, 0.5)
+    return _mul_scalar(sum(y, dim) - ends, float(1 if dx is None else dx))
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):
@@ -6328,10 +6386,10 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """The running trapezoidal rule along ``dim``: one value per spacing, as ``cumsum`` to ``sum``."""
     d = _trapezoid_args("cumulative_trapezoid", y, x, dx, dim)
-    left, right = _ends(y, d)
+    left, right = _ends(y, d if x is not None else dim)
     if x is not None:
         return _div_scalar(cumsum((left + right) * _spacing("cumulative_trapezoid", y, x, d), d), 2.0)
-    return cumsum(_mul_scalar(left + right, float(1 if dx is None else dx) / 2.0), d)
+    return cumsum(_mul_scalar(left + right, float(1 if dx is None else dx) / 2.0), dim)
 
 
 # ----- PyTorch's other names for these, and its small functions of them -----
@@ -6837,8 +6895,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         shape.append(n if i in (d1, d2) else rest.pop(0))
     out = np.zeros(shape, dtype=d.dtype)
     _diagonal_np(out, offset, d1, d2)[...] = d
-    return _given(record(DIAG_EMBED_DIMS, (input,), out, {"offset": offset, "dim1": d1, "dim2": d2}),
-                  dim1=dim1, dim2=dim2)
+    return record(DIAG_EMBED_DIMS, (input,), out, {"offset": offset, "dim1": dim1, "dim2": dim2})  # (as given)
 
 
 def diagflat(input, offset=0):
@@ -7197,7 +7254,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
         d = d.astype(np.int64)
     dims = norm_dims(dim, d.ndim) if dim is not None and _ints(dim) != () else None
     out = np.asarray(_quietly(np.nansum, d, axis=dims, keepdims=keepdim), dtype=d.dtype)
-    return _given(record(NANSUM, (x,), out, {"dims": dims, "keepdim": keepdim}), dim=dim)
+    return record(NANSUM, (x,), out, {"dims": None if dims is None else dim, "keepdim": keepdim})  # (as sum's)
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
@@ -7871,8 +7928,7 @@ def slice_copy(input, dim=0, start=None, end=None, step=1):
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     given, dim = dim, _one_dim(dim, input._data.ndim)
-    out = _as_copies(_slice(input, dim, slice(start, end, step)))
-    return _given(out, dim=given) if given != dim else out
+    return _as_copies(_slice(input, dim, slice(start, end, step), given))
 
 
 t_copy = _copy_of("t_copy", t)
@@ -8427,8 +8483,9 @@ def map2_(self, x, y, callable):  # noqa: A002
 # so ``h[1] = h[0] * 2`` does not trip the version check on ``h[0]``, and less memory is held.
 for _op, _users in (
     (MUL, {0: (1,), 1: (0,)}), (DIV, {0: (1,), 1: (0, 1)}), (POW_T, {0: (0, 1), 1: (0, 1), "result": (1,)}),
-    (REMAINDER, {0: (1,), 1: (1,)}), (FMOD, {0: (1,), 1: (1,)}), (MM, {0: (1,), 1: (0,)}), (MV, {0: (1,), 1: (0,)}),
-    (DOT, {0: (1,), 1: (0,)}), (BMM, {0: (1,), 1: (0,)}), (ADDMM, {1: (2,), 2: (1,)}), (INDEX_COPY, {1: (1,)}),
+    (DIV_ROUNDED, {0: (1,), 1: (0, 1)}), (REMAINDER, {0: (1,), 1: (1,)}), (FMOD, {0: (1,), 1: (1,)}),
+    (MM, {0: (1,), 1: (0,)}), (MV, {0: (1,), 1: (0,)}), (DOT, {0: (1,), 1: (0,)}), (BMM, {0: (1,), 1: (0,)}),
+    (ADDMM, {1: (2,), 2: (1,)}), (INDEX_COPY, {1: (1,)}),
 ):
     _op.save_for = _users
 
@@ -8468,6 +8525,9 @@ def _record_shared(op, inputs, result, attrs, n_outputs=1, keep=None):
     if _grad_mode._enabled or _grad_mode._fw_active:
         attrs["shared"] = _Shared(inputs)
     return record(op, inputs, result, attrs, n_outputs, keep)
+
+
+ATAN2 = defop("Atan2Backward0", *_shared_rules(2, _atan2_grads), saves=(0, 1))  # (atan2 is further up)
 
 
 # ----- Shrinkage, PReLU and the margin losses -----
@@ -8660,12 +8720,30 @@ class _SavedOutputs:
 
 def _saved_slot(pos):
     def get(node):
+        if node._saved is None and node._freed and _never_saved(node, pos):
+            return None  # (as PyTorch's empty SavedVariable, even once backward freed the rest)
         result, args = unpack_saved(node)
         if node._saved[node._op.saves.index(pos)] is _UNUSED:
             return None
         v = result if pos == "result" else args[pos]
         return v if v is None or isinstance(v, Tensor) else _wrap(np.asarray(v))
     get.slot = pos  # (register_saved gives it a _raw_saved_* twin)
+    return get
+
+
+def _never_saved(node, pos):
+    """Whether ``record`` left slot ``pos`` empty (see Op.save_for), told from the edges a freed node keeps."""
+    users = None if pos == "result" else (node._op.save_for or {}).get(pos)
+    return users is not None and builtins.all(node._next[u][0] is None for u in users)
+
+
+def _saved_optional(pos):
+    """An optional tensor input's slot: None when it was left out, even once backward freed the node."""
+    slot = _saved_slot(pos)
+
+    def get(node):
+        return None if node._metas[pos] is None else slot(node)
+    get.slot = pos
     return get
 
 
@@ -8718,13 +8796,14 @@ def _saved_reduction(node):  # PyTorch's at::Reduction enum
     return {"none": 0, "mean": 1, "sum": 2}[node._attrs["reduction"]]
 
 
-def _saved_expanded_weight(node):  # binary_cross_entropy keeps its weight expanded to the input's shape
-    w = node._attrs["weight"]
-    return None if w is None else _unfreed(node, _wrap(np.broadcast_to(_np_of(w), node._metas[0][0]).copy()))
+def _saved_total_weight(node):  # (with no reduction, PyTorch's kernel leaves it 0)
+    total = 0 if node._attrs["reduction"] == "none" else node._attrs["total"]
+    return _unfreed(node, _wrap(np.asarray(total, dtype=node._metas[0][1])))
 
 
-def _saved_total_weight(node):
-    return _unfreed(node, _wrap(np.asarray(node._attrs["total"], dtype=node._metas[0][1])))
+def _saved_log_sigmoid_buffer(pos):  # exp(-|x|), which PyTorch's kernel keeps: worked out only when read
+    slot = _saved_slot(pos)
+    return lambda node: _wrap(_quietly(np.exp, -np.abs(slot(node)._data)))
 
 
 def _int64(v):  # PyTorch shows a saved int64 as unsigned: a dim of -1 reads 2**64 - 1
@@ -8752,9 +8831,8 @@ def _saved_dims(key="dim", attr="dims", none=None):
     return get
 
 
-def _saved_index_dim(node):  # select and slice keep (slice(None),) * dim + (index,)
-    given = node._given
-    return _int64(given["dim"] if given is not None else len(node._attrs["index"]) - 1)
+def _saved_index_dim(node):  # select and slice keep (slice(None),) * dim + (index,), and a negative dim
+    return _int64(node._attrs.get("dim", len(node._attrs["index"]) - 1))
 
 
 def _saved_index_part(i):
@@ -8779,6 +8857,16 @@ def _saved_slice(part, default):
     return get
 
 
+_SLICE_STOP = _saved_slice("stop", (1 << 63) - 1)
+
+
+def _saved_slice_end(node):
+    given = node._given
+    if given is not None and "end" in given:  # (C++'s x.slice(dim, start, end): see _cpp_slice)
+        return None if given["end"] is None else _int64(given["end"])
+    return _SLICE_STOP(node)
+
+
 _SELF, _OTHER, _RESULT = _saved_slot(0), _saved_slot(1), _saved_slot("result")
 _KEEPDIM = _saved_attr("keepdim")
 _REDUCED = {"dim": _saved_dims(), "keepdim": _KEEPDIM, "self_sym_sizes": _saved_sizes}
@@ -8787,8 +8875,13 @@ _REDUCED_KEEPING = {"dim": _saved_dims(none=()), "keepdim": _KEEPDIM, "self": _S
 _INDEX_SOURCE = {"dim": _saved_dim(), "index": _saved_tensor_attr("index"),
                  "source": lambda node: _saved_slot(1)(node) if node._op.saves else None,
                  "source_dim": lambda node: len(node._metas[1][0])}
+_SAVED_NLL = {"self": _SELF, "target": _saved_tensor_attr("target"), "weight": _saved_tensor_attr("weight"),
+              "ignore_index": lambda node: _int64(node._attrs["ignore_index"]), "reduction": _saved_reduction,
+              "total_weight": _saved_total_weight}
 _SAVED_ATTRIBUTES = {
     "AddBackward0": {"alpha": _saved_attr("alpha", 1)},
+    "MulBackward1": {"other": _saved_attr("other")},  # (a Python number, as the formula wrote it)
+    "DivBackward1": {"other": _saved_attr("other")},
     "SubBackward0": {"alpha": _saved_attr("alpha", 1)},
     "MulBackward0": {"self": _SELF, "other": _OTHER},
     "DivBackward0": {"self": _SELF, "other": _OTHER},
@@ -8802,6 +8895,7 @@ _SAVED_ATTRIBUTES = {
                                               "ReciprocalBackward0")},
     "SumBackward0": {"self_sym_sizes": _saved_sizes},
     "SumBackward1": _REDUCED,
+    "NansumBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "self": _SELF},
     "MeanBackward0": {"self_sym_numel": _saved_numel, "self_sym_sizes": _saved_sizes},
     "MeanBackward1": {**_REDUCED, "self_sym_numel": _saved_numel},
     "ViewBackward0": {"self_sym_sizes": _saved_sizes},
@@ -8841,7 +8935,7 @@ _SAVED_ATTRIBUTES = {
     "IndexSelectBackward0": {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "self_sym_sizes": _saved_sizes},
     "UnsafeViewBackward0": {"self_sym_sizes": _saved_sizes},
     "BmmBackward0": {"self": _SELF, "mat2": _OTHER},
-    "ClampBackward0": {"self": _SELF, "min": _OTHER, "max": _saved_slot(2)},
+    "ClampBackward0": {"self": _SELF, "min": _saved_optional(1), "max": _saved_optional(2)},
     "ClampMinBackward1": {"self": _SELF, "min": _OTHER},
     "ClampMaxBackward1": {"self": _SELF, "max": _OTHER},
     "RsubBackward1": {"alpha": _saved_attr("alpha", 1)},
@@ -8849,15 +8943,14 @@ _SAVED_ATTRIBUTES = {
     "SiluBackward0": {"self": _SELF},
     "SelectBackward0": {"dim": _saved_index_dim, "index": lambda node: _int64(node._attrs["index"][-1]),
                         "self_sym_sizes": _saved_sizes},
-    "SliceBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
-                       "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1),
-                       "self_sym_sizes": _saved_sizes},
+    "SliceBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0), "end": _saved_slice_end,
+                       "step": _saved_slice("step", 1), "self_sym_sizes": _saved_sizes},
     "UnfoldBackward0": {"dimension": _saved_dim(), "self_sym_sizes": _saved_sizes, "size": _saved_attr("size"),
                         "step": _saved_attr("step")},
     "UnfoldBackwardBackward0": {"dim": _saved_dim(), "size": _saved_attr("size"), "step": _saved_attr("step")},
     "SelectBackwardBackward0": {"dim": _saved_index_dim, "index": lambda node: _int64(node._attrs["index"][-1])},
     "SliceBackwardBackward0": {"dim": _saved_index_dim, "start": _saved_slice("start", 0),
-                               "end": _saved_slice("stop", (1 << 63) - 1), "step": _saved_slice("step", 1)},
+                               "end": _SLICE_STOP, "step": _saved_slice("step", 1)},
     "IndexPutImplBackward0": {"indices": _saved_indices, "accumulate": _saved_attr("accumulate")},
     "GatherBackward0": {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "self": _SELF,
                         "sparse_grad": lambda node: False},
@@ -8888,7 +8981,7 @@ _SAVED_ATTRIBUTES = {
                      "input_scale": _saved_attr("input_scale", 1)},
     "SoftplusBackward0": {"self": _SELF, "beta": _saved_attr("beta"), "threshold": _saved_attr("threshold")},
     "MseLossBackward0": {"self": _SELF, "target": _OTHER, "reduction": _saved_reduction},
-    "BinaryCrossEntropyBackward0": {"self": _SELF, "target": _OTHER, "weight": _saved_expanded_weight,
+    "BinaryCrossEntropyBackward0": {"self": _SELF, "target": _OTHER, "weight": _saved_tensor_attr("weight"),
                                     "reduction": _saved_reduction},
     "BinaryCrossEntropyWithLogitsBackward0": {"self": _SELF, "target": _OTHER, "weight": _saved_tensor_attr("weight"),
                                               "pos_weight": _saved_tensor_attr("pos_weight"),
@@ -8919,11 +9012,11 @@ _SAVED_ATTRIBUTES = {
     **{name: {"diagonal": lambda node: _int64(node._attrs["diagonal"])} for name in ("TrilBackward0", "TriuBackward0")},
     **{name: {"dim1": _saved_dim("dim1"), "dim2": _saved_dim("dim2"), "offset": lambda node: _int64(node._attrs["offset"]),
               "self_sym_sizes": _saved_sizes} for name in ("DiagonalBackward0", "DiagonalBackward0_copy")},
-    "DiagEmbedBackward0": {"dim1": lambda node: _int64(_given_or_attr(node, "dim1", "dim1") if "dim1" in node._attrs
-                                                      else -2),
-                           "dim2": lambda node: _int64(_given_or_attr(node, "dim2", "dim2") if "dim2" in node._attrs
-                                                      else -1),
+    "DiagEmbedBackward0": {"dim1": lambda node: _int64(node._attrs.get("dim1", -2)),
+                           "dim2": lambda node: _int64(node._attrs.get("dim2", -1)),
                            "offset": lambda node: _int64(node._attrs["offset"])},
+    "DiagonalBackwardBackward0": {"dim1": _saved_dim("dim1"), "dim2": _saved_dim("dim2"),
+                                  "offset": lambda node: _int64(node._attrs["offset"])},
     "TraceBackward0": {"self_sym_sizes": _saved_sizes},
     "RollBackward0": {"dims": _saved_dims("dims", none=()), "shifts": lambda node: tuple(_int64(v) for v in node._attrs["shifts"])},
     "CumprodBackward0": {"dim": _saved_dim(), "self": _SELF, "result": _RESULT},
@@ -8933,9 +9026,6 @@ _SAVED_ATTRIBUTES = {
                          "self": _SELF, "result0": _RESULT},
     "NormBackward1": {"p": _saved_attr("ord"), "dim": _saved_dims(), "keepdim": _KEEPDIM, "self": _SELF,
                       "result": _RESULT},
-    "NllLossBackward0": {"self": _SELF, "target": _saved_tensor_attr("target"), "weight": _saved_tensor_attr("weight"),
-                         "ignore_index": lambda node: node._attrs["ignore_index"] % (1 << 64),
-                         "reduction": _saved_reduction, "total_weight": _saved_total_weight},
     **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "self_sym_sizes": _saved_sizes}
        for name in ("SortBackward0", "SortBackward1", "TopkBackward0")},
     **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "keepdim": _KEEPDIM,
@@ -8955,6 +9045,61 @@ _SAVED_ATTRIBUTES = {
                            "padding_idx": lambda node: _int64(node._attrs["padding_idx"]),
                            "scale_grad_by_freq": _saved_attr("scale_grad_by_freq"), "sparse": _saved_attr("sparse"),
                            "weight_sym_argsize_0": lambda node: node._metas[0][0][0]},
+    "AddmmBackward0": {"alpha": _saved_attr("alpha", 1), "beta": _saved_attr("beta", 1), "mat1": _saved_slot(1),
+                       "mat2": _saved_slot(2), "mat1_sym_sizes": lambda node: _saved_sizes(node, 1),
+                       "mat2_sym_sizes": lambda node: _saved_sizes(node, 2),
+                       "mat1_sym_strides": lambda node: node._attrs["strides"][0],
+                       "mat2_sym_strides": lambda node: node._attrs["strides"][1]},
+    "ClampMinBackward0": {"self": _SELF, "min": _saved_attr("min")},
+    "ClampMaxBackward0": {"self": _SELF, "max": _saved_attr("max")},
+    "DivBackward2": {"self": _SELF, "other": _OTHER, "rounding_mode": lambda node: node._given["rounding_mode"]},
+    **{name: {"self": _SELF, "other": _OTHER} for name in ("RemainderBackward1", "FmodBackward1")},
+    "SgnBackward0": {"self": _SELF, "result": _RESULT},
+    "ErfinvBackward0": {"self": _SELF},
+    "ReshapeAliasBackward0": {"self_sym_sizes": _saved_sizes},
+    "MaskedSelectBackward0": {"self": _SELF, "mask": _saved_tensor_attr("mask")},
+    "MaskedScatterBackward0": {"mask": _saved_tensor_attr("mask"),
+                               "source_sym_sizes": lambda node: _saved_sizes(node, 1)},
+    "LogSigmoidBackward0": {"self": _SELF, "buffer": _saved_log_sigmoid_buffer(0)},
+    "PreluKernelBackward0": {"self": _SELF, "weight": _OTHER},
+    **{name: {"self": _SELF, "lambd": _saved_attr("lambd")} for name in ("HardshrinkBackward0", "SoftshrinkBackward0")},
+    "SoftMarginLossBackward0": {"self": _SELF, "target": _saved_tensor_attr("target"), "reduction": _saved_reduction},
+    "NllLoss2DBackward0": _SAVED_NLL,
+    "NllLossBackward0": _SAVED_NLL,
+    # The nodes of backward kernels, in a double backward: the incoming grad is input 0
+    **{name: {"grad_output": _SELF, "output": _OTHER}
+       for name in ("SigmoidBackwardBackward0", "TanhBackwardBackward0")},
+    **{name: {"grad_output": _SELF, "output": _OTHER, "dim": _saved_dim()}
+       for name in ("SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0")},
+    "ThresholdBackwardBackward0": {"self": _saved_slot(1), "threshold": _saved_attr("threshold")},
+    "LeakyReluBackwardBackward0": {"self": _saved_slot(1), "negative_slope": _saved_attr("negative_slope")},
+    "SoftplusBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "beta": _saved_attr("beta"),
+                                  "threshold": _saved_attr("threshold")},
+    "EluBackwardBackward0": {"grad_output": _SELF, "self_or_result": _saved_slot(1), "is_result": lambda node: False,
+                             "alpha": _saved_attr("alpha"), "scale": _saved_attr("scale"),
+                             "input_scale": _saved_attr("input_scale")},
+    "GeluBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "approximate": _saved_attr("approximate")},
+    "GluBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "dim": _saved_dim()},
+    "HardtanhBackwardBackward0": {"self": _saved_slot(1), "min_val": _saved_attr("min_val"),
+                                  "max_val": _saved_attr("max_val")},
+    "HardswishBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1)},
+    "LogSigmoidBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1),
+                                    "buffer": _saved_log_sigmoid_buffer(1)},
+    **{name: {"self": _saved_slot(1), "lambd": _saved_attr("lambd")}
+       for name in ("HardshrinkBackwardBackward0", "SoftshrinkBackwardBackward0")},
+    "PreluKernelBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "weight": _saved_slot(2)},
+    "MseLossBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "target": _saved_slot(2),
+                                 "reduction": _saved_reduction},
+    "SmoothL1LossBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "target": _saved_slot(2),
+                                      "reduction": _saved_reduction, "beta": _saved_attr("beta")},
+    "HuberLossBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "target": _saved_slot(2),
+                                   "reduction": _saved_reduction, "delta": _saved_attr("delta")},
+    "BinaryCrossEntropyBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1), "target": _saved_slot(2),
+                                            "weight": _saved_tensor_attr("weight"), "reduction": _saved_reduction},
+    "SoftMarginLossBackwardBackward0": {"grad_output": _SELF, "self": _saved_slot(1),
+                                        "target": _saved_tensor_attr("target"), "reduction": _saved_reduction},
+    **{name: {key: _SAVED_NLL[key] for key in ("target", "weight", "ignore_index", "reduction")}
+       for name in ("NllLossBackwardBackward0", "NllLoss2DBackwardBackward0")},
 }
 register_saved(_SAVED_ATTRIBUTES)
 

@@ -108,7 +108,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 def relu6(input, inplace=False):
     need_tensor("relu6", "input", 1, input)
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return hardtanh(input, 0, 6, inplace)  # (ATen's relu6: hardtanh with ints, as its node keeps them)
 
 
 def selu(input, inplace=False):
@@ -443,7 +443,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     need_tensor("pairwise_distance", "x2", 2, x2)
     dim = max(x1.dim(), x2.dim()) - 1
     d = _ops._add_scalar(x1 - x2, eps)
-    return _ops._norm(d, p, dim, keepdim, None, _ops.NORM_DIM)
+    return _ops._norm(d, float(p), dim, keepdim, None, _ops.NORM_DIM)  # (p is a double in ATen's)
 
 
 def one_hot(tensor, num_classes=-1):

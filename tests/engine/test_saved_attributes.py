@@ -1,10 +1,14 @@
 """``grad_fn._saved_*``, as PyTorch's autograd tutorials read them (``y.grad_fn._saved_result``):
 the same names, the very input tensors, numbers as 0-dim tensors, sizes as tuples, None for what
 was not needed, and PyTorch's errors once backward freed them or an in-place op changed them."""
+import math
+import warnings
+
 import numpy as np
 import pytest
 
 import engine
+from tests.engine import opinfo
 
 CASES = {
     "add": lambda T, x, y: x + y,
@@ -260,3 +264,155 @@ def test_shape_changing_inplace_on_a_view_keeps_its_node(torch_ref, inplace):
         (v * T.arange(v.numel()).view(v.shape)).sum().backward()
         seen.append((chain, v._version, x.grad.tolist()))
     assert seen[0] == seen[1]
+
+
+# First derivatives built with create_graph: PyTorch's formulas use ops with a Python number
+# (MulBackward1, DivBackward1), which save that number as the formula wrote it (3.0 for x ** 3's
+# exponent, since pow_backward works in double; a literal 2 for sqrt's).
+GRAD_GRAPHS = {
+    "pow": lambda T, x: x ** 3,
+    "pow_float": lambda T, x: x.pow(2.5),
+    "sqrt": lambda T, x: x.sqrt(),
+    "log2": lambda T, x: x.log2(),
+    "log10": lambda T, x: x.log10(),
+    "exp2": lambda T, x: x.exp2(),
+    "erf": lambda T, x: x.erf(),
+    "erfinv": lambda T, x: (x / 2).erfinv(),
+    "sinc": lambda T, x: T.special.sinc(x),
+    "std": lambda T, x: x.std(),
+    "std_dim": lambda T, x: x.std(0),
+    "rsqrt": lambda T, x: x.rsqrt(),
+    "atanh": lambda T, x: (x / 2).atanh(),
+}
+
+
+def grad_graph_saved(T, case):
+    x = T.tensor([0.5, 0.7], dtype=T.float64, requires_grad=True)
+    g, = T.autograd.grad(GRAD_GRAPHS[case](T, x).sum(), x, create_graph=True)
+    out, stack, seen = [], [g.grad_fn], set()
+    while stack:  # every node of the derivative's graph, depth first in next_functions order
+        fn = stack.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        attrs = []
+        for name in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+            v = getattr(fn, name)
+            if isinstance(v, T.Tensor):
+                a = v.detach().numpy()
+                v = str(v.dtype), (a.round(6) if a.dtype.kind == "f" else a).tolist()
+            attrs.append((name, v if isinstance(v, tuple) else (type(v).__name__, v)))
+        out.append((fn.name(), attrs))
+        stack.extend(reversed([f for f, _ in fn.next_functions]))
+    return out
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", GRAD_GRAPHS)
+def test_saved_attributes_in_a_derivatives_graph_match_torch(case, torch_ref):
+    assert grad_graph_saved(engine, case) == grad_graph_saved(torch_ref, case)
+
+
+# ----- Every node of every op of opinfo.CASES, and of its first derivatives' graph -----
+
+def described(T, v, inputs):
+    """A saved value as compared: a tensor's dtype, shape, values (to 6 decimals; a nan as "nan") and
+    which input it is; a Python number's type and value; a tuple item by item."""
+    if isinstance(v, T.Tensor):
+        a = v.detach().numpy()
+        values = a.astype(object)
+        if a.dtype.kind == "f":
+            with np.errstate(over="ignore"):  # (rounding 1e308)
+                values = np.asarray(a.round(6)).astype(object)  # (round gives a 0-d array a scalar)
+            values[np.isnan(a)] = "nan"
+        return str(v.dtype), a.shape, values.tolist(), [i for i, x in enumerate(inputs) if v is x]
+    if type(v) is tuple:
+        return tuple(described(T, e, inputs) for e in v)
+    return type(v).__name__, v
+
+
+def saved_in_graph(T, case, graph):
+    """Each node of ``case``'s graph, depth first in next_functions order, with its ``_saved_*``
+    described: as built, then once a backward through the graph freed them. ``graph``: the op's own,
+    or the graph of its first derivatives (built with create_graph) from a constant upstream grad, or
+    from one that requires grad (so each rule's own nodes show too)."""
+    inputs = [T.tensor(v, requires_grad=f) for v, f in zip(case.inputs(), case.grad_flags())]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the size-mismatch warnings of some loss cases)
+        out = case.fn(T, *inputs)
+        root = out[0] if isinstance(out, (tuple, list)) else out
+        if graph != "op":
+            wanted = [x for x in inputs if x.requires_grad]
+            upstream = T.ones_like(root)
+            if graph == "derivative, upstream requiring grad":
+                upstream = T.full(root.shape, 1.5, dtype=root.dtype, requires_grad=True)
+                inputs.append(upstream)
+            grads = T.autograd.grad(root, wanted, upstream, create_graph=True, allow_unused=True)
+            grads = [g.sum() for g in grads if g is not None and g.grad_fn is not None]
+            if not grads:
+                return None
+            root = grads[0]
+            for g in grads[1:]:
+                root = root + g
+    nodes, stack, seen = [], [root.grad_fn], set()
+    while stack:
+        fn = stack.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        nodes.append(fn)
+        stack.extend(reversed([f for f, _ in fn.next_functions]))
+
+    def attributes(fn):
+        out = []
+        for name in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+            try:
+                out.append((name, described(T, getattr(fn, name), inputs)))
+            except RuntimeError as e:
+                out.append((name, ("raised", str(e)[:60])))
+        return fn.name(), out
+
+    built = [attributes(fn) for fn in nodes]
+    try:
+        root.sum().backward()
+    except RuntimeError as e:  # (F.hardsigmoid: no second derivative, in PyTorch either)
+        return built, ("backward raised", str(e))
+    return built, [attributes(fn) for fn in nodes]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("graph", ["op", "derivative", "derivative, upstream requiring grad"])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in opinfo.CASES])
+def test_saved_attributes_of_every_node_match_torch(case, graph, torch_ref):
+    # Names and values as PyTorch shows them: ints and floats as its formulas write them (softplus's
+    # default 1 and 20, relu6's 0 and 6), dims as given (-1 as 2**64 - 1, in the rules' own nodes
+    # too), the very input tensors, None for what was not needed, and after backward the freed
+    # tensors raise.
+    ours, theirs = saved_in_graph(engine, case, graph), saved_in_graph(torch_ref, case, graph)
+    if theirs is None:
+        assert ours is None
+        return
+    assert [name for name, _ in ours[0]] == [name for name, _ in theirs[0]]  # (the same graph)
+    assert ours[0] == theirs[0]
+    assert ours[1] == theirs[1]
+
+
+def test_linear_and_friends_keep_what_pytorch_shows():
+    # Without PyTorch at hand too: nn.Linear's AddmmBackward0, and numbers as PyTorch's formulas write them.
+    x = engine.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    layer = engine.nn.Linear(3, 2)
+    fn = layer(x).grad_fn
+    assert type(fn).__name__ == "AddmmBackward0"
+    assert (fn._saved_alpha, fn._saved_beta) == (1, 1) and type(fn._saved_alpha) is int
+    assert fn._saved_mat1 is x and fn._saved_mat1_sym_sizes == (1, 3) and fn._saved_mat1_sym_strides == (3, 1)
+    assert fn._saved_mat2.tolist() == layer.weight.t().tolist() and fn._saved_mat2_sym_strides == (1, 3)
+    F = engine.nn.functional
+    assert [type(v) for v in (F.relu6(x).grad_fn._saved_min_val, F.softplus(x).grad_fn._saved_beta)] == [int, int]
+    g, = engine.autograd.grad(x.log10().sum(), x, create_graph=True)  # grad / (x * 2.3025850929940456)
+    mul = g.grad_fn.next_functions[1][0]
+    assert mul.name() == "MulBackward1" and mul._saved_other == 2.3025850929940456 != math.log(10)
+    y = x * engine.tensor(2.0)  # (the constant's grad is not needed: its slot stays empty)
+    y.sum().backward()
+    assert y.grad_fn._saved_self is None
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        y.grad_fn._saved_other

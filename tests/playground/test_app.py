@@ -241,7 +241,8 @@ def test_double_backward_graph_shows_pytorchs_nodes_and_their_rules(app):
     # dy/dx = grad * (3 * x.pow(2)), written as PyTorch's pow_backward writes it.
     assert {"MulBackward0", "MulBackward1", "PowBackward0", "AccumulateGrad"} <= set(labels)
     assert _node(app, "MulBackward1")["value"] == (
-        "backward: grad_x = grad * c  (x times a number c, as inside a derivative formula)")
+        "backward: grad_x = grad * c  (x times a number c, as inside a derivative formula)\n"
+        "saved for backward: other")  # (c = 3.0: PyTorch's _saved_other)
     app.run("import torch\nx = torch.tensor([0.5, -1.0], requires_grad=True)\ny = x.sigmoid()\n"
             "g, = torch.autograd.grad(y.sum(), x, create_graph=True)\n")
     app.output_select.value = "g"
