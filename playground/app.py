@@ -220,7 +220,6 @@ class Playground(pn.viewable.Viewer):
         code, last = code or "", self._last_run
         if code == last[0] and time.monotonic() - last[1] < _DEDUPE_S:
             return
-        self._last_run = (code, time.monotonic())
         self._show(self.session.run(code))
         self._last_run = (code, time.monotonic())  # (the window counts from the end of a long run)
 

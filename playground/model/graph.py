@@ -69,14 +69,15 @@ def _read_grad(t):
         return t.grad
 
 
-def grad_state(t):
-    """(state, text): state is "computed", "not_computed", "not_retained" or "none"."""
+def grad_state(t, show=safe_repr):
+    """(state, text): state is "computed", "not_computed", "not_retained" or "none"; a computed
+    grad's text is ``show(grad)``."""
     try:
         grad = _read_grad(t)
     except Exception as exc:  # noqa: BLE001
         return "none", f"unavailable: {exc}"
     if grad is not None:
-        return "computed", safe_repr(grad)
+        return "computed", show(grad)
     if not t.requires_grad:
         return "none", NO_GRAD
     if not t.is_leaf and not getattr(t, "retains_grad", False):

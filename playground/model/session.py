@@ -288,13 +288,11 @@ class InProcessSession:
         if not candidates:
             return [], None
         labels = [label for label, _ in candidates]
-        default = None
-        code_output = next((label for label, t in candidates if t is self._code_output), None)
         if self._last_backward and self._last_backward["output"] in labels:
             default = self._last_backward["output"]
-        elif code_output is not None:  # the tensor the code called backward() on
-            default = code_output
-        else:
+        else:  # the tensor the code called backward() on, else the last one made
+            default = next((label for label, t in candidates if t is self._code_output), None)
+        if default is None:
             plain = [label for label in labels if not label.endswith(".grad")]
             default = (plain or labels)[-1]
         ordered = [label for label, t in candidates if t.numel() == 1]

@@ -6,7 +6,7 @@ Recorded with PyTorch's own hook API (``Node.register_hook``), so it reads the w
 """
 import sys
 
-from .graph import _read_grad, grad_state, saved_attributes
+from .graph import grad_state, saved_attributes
 from .runner import FILENAME, safe_repr
 
 MAX_STEPS = 400  # grad_fn nodes recorded; a bigger graph is not stepped through (``too_big``)
@@ -122,15 +122,6 @@ def _saved(fn):
     return out
 
 
-def _grad_before(t):
-    """grad_state(t), with a computed grad kept as a copy (printed when the walk is shown)."""
-    try:
-        grad = _read_grad(t)
-    except Exception:  # noqa: BLE001
-        grad = None
-    return ("computed", _kept(grad)) if grad is not None else grad_state(t)
-
-
 class StepRecorder:
     """``with StepRecorder(output) as rec: output.backward()``; then ``rec.steps`` holds one
     entry per node run: ``(node, grads it received, grads it passed on, leaf grad after)``.
@@ -149,7 +140,8 @@ class StepRecorder:
         ran = {id(fn) for fn in nodes}
         watched = {id(t): t for t in tensors if id(getattr(t, "grad_fn", None)) in ran}
         watched.update((id(fn.variable), fn.variable) for fn in nodes if getattr(fn, "variable", None) is not None)
-        self.before = {key: (t, *_grad_before(t)) for key, t in watched.items()}  # (t: keeps the id unique)
+        # (a computed grad kept as a copy, printed when the walk is shown; t keeps the id unique)
+        self.before = {key: (t, *grad_state(t, show=_kept)) for key, t in watched.items()}
 
     def __enter__(self):
         for fn in self.nodes or ():
@@ -281,9 +273,9 @@ class CodeBackwards:
         """A StepRecorder for ``t.backward()`` called from ``frame``, or None if one cannot be made
         (the call itself then runs as it would have)."""
         try:
-            tensors = [v for v in frame.f_locals.values() if isinstance(v, self.cls)]
             while frame is not None and frame.f_code.co_filename != FILENAME:
                 frame = frame.f_back  # (called from library code: the user's line that led there)
+            tensors = [v for v in frame.f_locals.values() if isinstance(v, self.cls)] if frame is not None else []
             recorder = StepRecorder(t, tensors)
             recorder.source = {"line": frame.f_lineno if frame is not None else None}
             return recorder
