@@ -22,8 +22,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import _dtypes, _grad_mode
-from ._graph import node_class
-from ._ops import (_int64, _record_shared, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
+from ._ops import (_int64, _record_shared, _saved_attr, register_saved, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
                    _zero_grad, defop, gather, mean, tensor_expected)
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, record
 
@@ -1450,6 +1449,4 @@ for _kind in ("Reflection", "Replication"):
     for _nd in (1, 2, 3):
         _SAVED[f"{_kind}Pad{_nd}DBackward0"] = {"self": _saved_slot(0), "padding": _ints_as_saved("padding")}
         _SAVED[f"{_kind}Pad{_nd}DBackwardBackward0"] = {"padding": _ints_as_saved("padding")}
-for _name, _getters in _SAVED.items():
-    for _attr, _get in _getters.items():
-        setattr(node_class(_name), "_saved_" + _attr, property(_get))
+register_saved(_SAVED)

@@ -116,6 +116,9 @@ class Node:
         if self._saved is not None:
             self._saved = None
             self._freed = True
+            attrs = getattr(self, "_attrs", None)
+            if type(attrs) is HookedAttrs:
+                attrs.packed = dict.fromkeys(attrs.packed)  # (what was saved, without it)
 
     def _register_hook_dict(self, tensor):
         pass
@@ -124,6 +127,18 @@ class Node:
         from .autograd._engine import call_node
 
         return call_node(self, list(grads))
+
+
+class HookedAttrs(dict):
+    """A node's attrs once pack hooks took the tensors kept among them (an index, a mask, a target):
+    ``packed`` maps each one's spec (_ops.TensorAttr) to a _PackedAttr, and the dict holds None in
+    its place; backward and ``grad_fn._saved_*`` unpack them."""
+
+    __slots__ = ("packed",)
+
+    def __init__(self, attrs):
+        dict.__init__(self, attrs or ())
+        self.packed = {}
 
 
 class AccumulateGrad(Node):

@@ -18,9 +18,8 @@ import warnings
 import numpy as np
 
 from . import _grad_mode
-from ._graph import node_class
-from ._ops import (_add_scalar, _mul_scalar, _record_shared, _saved_attr, _saved_output, _saved_slot,
-                   _saved_tensor_attr, _scalar_type, _shared_rules, defop)
+from ._ops import (_add_scalar, _mul_scalar, _record_shared, _saved_attr, _saved_optional, _saved_output, _saved_slot,
+                   _saved_tensor_attr, _scalar_type, _shared_rules, defop, register_saved)
 from ._tensor import Size, _wrap
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm"]
@@ -623,12 +622,6 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 # ----- grad_fn._saved_* of these nodes, named as PyTorch names them -----
 
-def _saved_optional(i):
-    """An input that may be None (a weight, a bias): None stays None once backward freed the node."""
-    slot = _saved_slot(i)
-    return lambda node: None if node._metas[i] is None else slot(node)
-
-
 _TENSOR = _saved_tensor_attr
 _SAVED = {
     "NativeBatchNormBackward0": {"eps": _saved_attr("eps"), "input": _saved_slot(0), "result1": _TENSOR("save_mean"),
@@ -651,6 +644,4 @@ _SAVED = {
                                  "result1": _saved_output(1), "result2": _saved_output(2),
                                  "weight": _saved_optional(1)},
 }
-for _name, _getters in _SAVED.items():
-    for _attr, _get in _getters.items():
-        setattr(node_class(_name), "_saved_" + _attr, property(_get))
+register_saved(_SAVED)

@@ -20,16 +20,16 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._fma import fma
-from ._graph import expose, freed_error, node_class
+from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
-                      unpack_saved)
+                      saved_value, unpack_saved, unpack_with_attrs)
 
 
 class Op:
     __slots__ = ("node_cls", "vjps", "saves", "keeps", "differentiable_outputs", "save_for", "_standins",
-                 "_array_vjps", "aten")
+                 "_array_vjps", "aten", "_plan")
 
     def __init__(self, name, vjps, saves=(), cpp_name=None, outputs=(0,), keeps=False, aten=None):
         self.node_cls = node_class(name, cpp_name)
@@ -44,6 +44,7 @@ class Op:
         # Worked out at an op's first backward, not at import (which the page's first view waits
         # for). The hot paths read the slots and call the property only while they are _UNWORKED.
         self._standins = self._array_vjps = _UNWORKED
+        self._plan = None  # what pack hooks get, in PyTorch's order: see _tensor._pack_plan
 
     @property
     def standins(self):
@@ -2963,8 +2964,8 @@ def _copy_slices_rule(k):
 
 def _inner_vjp(inner, k, g):
     """Input ``k``'s grad from the node of an in-place op on a view, given the view's grad ``g``."""
-    ans, args = unpack_saved(inner)
-    r = inner._op.vjps[k](g, ans, *args, **(inner._attrs or {}))
+    ans, args, attrs = unpack_with_attrs(inner)
+    r = inner._op.vjps[k](g, ans, *args, **(attrs or {}))
     if r is not None:
         shape, dt = inner._metas[k]
         if r._data.shape != shape:
@@ -8722,10 +8723,9 @@ def _saved_slot(pos):
     def get(node):
         if node._saved is None and node._freed and _never_saved(node, pos):
             return None  # (as PyTorch's empty SavedVariable, even once backward freed the rest)
-        result, args = unpack_saved(node)
-        if node._saved[node._op.saves.index(pos)] is _UNUSED:
+        v = saved_value(node, pos)
+        if v is _UNUSED:
             return None
-        v = result if pos == "result" else args[pos]
         return v if v is None or isinstance(v, Tensor) else _wrap(np.asarray(v))
     get.slot = pos  # (register_saved gives it a _raw_saved_* twin)
     return get
@@ -8748,14 +8748,136 @@ def _saved_optional(pos):
 
 
 def register_saved(table):
-    """``grad_fn._saved_<attr>`` properties from ``{node name: {attr: getter}}``; a saved slot also
-    gets ``_raw_saved_<attr>``, the SavedTensor hooks can be registered on."""
+    """``grad_fn._saved_<attr>`` properties from ``{node name: {attr: getter}}``; a saved tensor
+    (a slot, or a TensorAttr) also gets ``_raw_saved_<attr>``, the SavedTensor hooks can be
+    registered on. The getters are kept as the class's ``_getters_saved``: pack hooks get the saved
+    tensors in the order of their names (see _tensor._pack_plan)."""
     for name, getters in table.items():
         cls = node_class(name)
         for attr, get in getters.items():
             setattr(cls, "_saved_" + attr, property(get))
             if hasattr(get, "slot"):
                 setattr(cls, "_raw_saved_" + attr, property(functools.partial(SavedTensor, pos=get.slot)))
+            elif isinstance(get, TensorAttr):
+                setattr(cls, "_raw_saved_" + attr, property(get.raw))
+        cls._getters_saved = {**cls.__dict__.get("_getters_saved", {}), **getters}
+
+
+class TensorAttr:
+    """``grad_fn._saved_<name>`` of a tensor a node keeps among its attrs (``key``), not in a saved
+    slot, which PyTorch saves all the same (a gather's index, a where's condition, nll_loss's
+    target): pack hooks get it, backward unpacks it, ``_raw_saved_<name>`` can hook it. ``output``:
+    an output of the forward (max's indices), which PyTorch saves after the inputs."""
+
+    def __init__(self, key, output=False):
+        self.key, self.output = key, output
+        self.index = key in ("index", "indices")  # int64 in PyTorch; NumPy's argsort gives intp (int32 in Pyodide)
+
+    def tensors(self, node):
+        """What PyTorch saves, as ``_saved_*`` shows it: one item per tensor (None for none)."""
+        v = node._attrs.get(self.key)
+        if v is None or isinstance(v, Tensor):
+            return [v]
+        v = np.asarray(v)
+        return [_wrap(v.astype(np.int64) if self.index and v.dtype.kind in "iu" else v)]
+
+    def joiner(self, node):
+        """Turns the unpacked tensors back into the attr the rule reads."""
+        v = node._attrs[self.key]
+        if isinstance(v, Tensor):
+            return lambda ts: ts[0]
+        if type(v) is _ndarray:
+            dt = v.dtype
+            return lambda ts: ts[0]._data.astype(dt, copy=False)
+        kind = type(v)
+        return lambda ts: kind(ts[0].item())
+
+    def shown(self, tensors):
+        return tensors[0]
+
+    def is_output(self, t):  # (an output's unpacked tensor has this node as grad_fn; an index has none)
+        return self.output and t._data.dtype.kind in "fc"
+
+    def __call__(self, node):
+        attrs = node._attrs
+        hooked = type(attrs) is HookedAttrs and self in attrs.packed
+        if node._freed:
+            if not hooked and self.shown(self.tensors(node)) is None:
+                return None  # (never saved: PyTorch's empty SavedVariable reads None even once freed)
+            raise freed_error()
+        entry = attrs.packed[self] if hooked else None
+        return self.shown(entry.unpacked(node) if entry is not None else self.tensors(node))
+
+    def raw(self, node):
+        return SavedTensor(node, spec=self, part=0)
+
+
+class _IndexParts(TensorAttr):
+    """An advanced index's parts up to the last tensor (IndexBackward0's ``_saved_indices``): a
+    tensor per indexed dim, None for a whole dim."""
+
+    def tensors(self, node):
+        parts = [_saved_index_part(i) for i in node._attrs[self.key]]
+        while parts and parts[-1] is None:
+            parts.pop()
+        return parts
+
+    def joiner(self, node):
+        index = node._attrs[self.key]
+        kept = tuple(None if type(i) is _ndarray else i for i in index)  # (not the arrays: hooks hold them)
+        dtypes = [i.dtype if type(i) is _ndarray else None for i in index]
+        return lambda ts: tuple(k if dt is None else ts[j]._data.astype(dt, copy=False)
+                                for j, (k, dt) in enumerate(zip(kept, dtypes)))
+
+    def shown(self, tensors):
+        return tuple(tensors)
+
+    def __call__(self, node):
+        if node._freed:
+            raise freed_error()
+        return super().__call__(node)
+
+    def raw(self, node):
+        if node._freed:
+            raise freed_error()
+        return tuple(SavedTensor(node, spec=self, part=j) for j in range(len(self.tensors(node))))
+
+
+class _TotalWeight(TensorAttr):
+    """nll_loss's total weight, a number the rule reads; with no reduction PyTorch's kernel leaves it 0.
+    An output of PyTorch's forward kernel, that no grad flows through."""
+
+    def is_output(self, t):
+        return False
+
+    def tensors(self, node):
+        total = 0 if node._attrs["reduction"] == "none" else node._attrs["total"]
+        return [_wrap(np.asarray(total, dtype=node._metas[0][1]))]
+
+    def joiner(self, node):
+        total = node._attrs["total"]
+        if node._attrs["reduction"] == "none":
+            return lambda ts: total
+        kind = type(total)
+        return lambda ts: kind(ts[0].item())
+
+
+class _Derived(TensorAttr):
+    """A tensor PyTorch's kernel saves that the engine's rule does not read, worked out when asked:
+    pack hooks get it, its unpack hook runs at backward, and nothing else changes."""
+
+    def __init__(self, make, output=False, linked=True):
+        super().__init__(None, output)
+        self.make, self.linked = make, linked
+
+    def tensors(self, node):
+        return [self.make(node)]
+
+    def is_output(self, t):
+        return self.linked and super().is_output(t)
+
+    def joiner(self, node):
+        return lambda ts: None
 
 
 def _saved_attr(name, default=None):
@@ -8770,19 +8892,12 @@ def _saved_numel(node):
     return int(math.prod(node._metas[0][0]))
 
 
-def _saved_output(i):
-    def get(node):
-        if node._freed:
-            raise freed_error()
-        return node._attrs["outs"].get(i, graph=True)
-    return get
+def _saved_output(i):  # (a kept output: see _SavedOutputs)
+    return _Derived(lambda node: node._attrs["outs"].get(i, graph=True), output=True)
 
 
-def _saved_tensor_attr(name):
-    def get(node):
-        v = node._attrs[name]
-        return v if v is None else _unfreed(node, v if isinstance(v, Tensor) else _wrap(np.asarray(v)))
-    return get
+def _saved_tensor_attr(name, output=False):
+    return TensorAttr(name, output)
 
 
 def _unfreed(node, tensor):
@@ -8796,14 +8911,13 @@ def _saved_reduction(node):  # PyTorch's at::Reduction enum
     return {"none": 0, "mean": 1, "sum": 2}[node._attrs["reduction"]]
 
 
-def _saved_total_weight(node):  # (with no reduction, PyTorch's kernel leaves it 0)
-    total = 0 if node._attrs["reduction"] == "none" else node._attrs["total"]
-    return _unfreed(node, _wrap(np.asarray(total, dtype=node._metas[0][1])))
+_saved_total_weight = _TotalWeight("total", output=True)
 
 
-def _saved_log_sigmoid_buffer(pos):  # exp(-|x|), which PyTorch's kernel keeps: worked out only when read
+def _saved_log_sigmoid_buffer(pos):  # exp(-|x|), an output of PyTorch's kernel: worked out only when read
     slot = _saved_slot(pos)
-    return lambda node: _wrap(_quietly(np.exp, -np.abs(slot(node)._data)))
+
+    return _Derived(lambda node: _wrap(_quietly(np.exp, -np.abs(slot(node)._data))), output=True, linked=False)
 
 
 def _int64(v):  # PyTorch shows a saved int64 as unsigned: a dim of -1 reads 2**64 - 1
@@ -8841,13 +8955,7 @@ def _saved_index_part(i):
     return None if i == slice(None) else i  # None for a whole dim
 
 
-def _saved_indices(node):  # an index's parts up to the last tensor
-    if node._freed:
-        raise freed_error()
-    parts = [_saved_index_part(i) for i in node._attrs["index"]]
-    while parts and parts[-1] is None:
-        parts.pop()
-    return tuple(parts)
+_saved_indices = _IndexParts("index")
 
 
 def _saved_slice(part, default):
@@ -8872,8 +8980,12 @@ _KEEPDIM = _saved_attr("keepdim")
 _REDUCED = {"dim": _saved_dims(), "keepdim": _KEEPDIM, "self_sym_sizes": _saved_sizes}
 _REDUCED_KEEPING = {"dim": _saved_dims(none=()), "keepdim": _KEEPDIM, "self": _SELF, "result": _RESULT}
 # (index_add keeps no source when the source needs no grad: INDEX_ADD_TO_SELF saves nothing)
-_INDEX_SOURCE = {"dim": _saved_dim(), "index": _saved_tensor_attr("index"),
-                 "source": lambda node: _saved_slot(1)(node) if node._op.saves else None,
+def _saved_source(node):
+    return _saved_slot(1)(node) if node._op.saves else None
+
+
+_saved_source.slot = 1
+_INDEX_SOURCE = {"dim": _saved_dim(), "index": _saved_tensor_attr("index"), "source": _saved_source,
                  "source_dim": lambda node: len(node._metas[1][0])}
 _SAVED_NLL = {"self": _SELF, "target": _saved_tensor_attr("target"), "weight": _saved_tensor_attr("weight"),
               "ignore_index": lambda node: _int64(node._attrs["ignore_index"]), "reduction": _saved_reduction,
@@ -8910,7 +9022,7 @@ _SAVED_ATTRIBUTES = {
     "AmaxBackward0": _REDUCED_KEEPING,
     "AminBackward0": _REDUCED_KEEPING,
     "LogsumexpBackward0": _REDUCED_KEEPING,
-    **{name: {"dim": _saved_dim(), "keepdim": _KEEPDIM, "indices": lambda node: _unfreed(node, _wrap(node._attrs["indices"].astype(np.int64))),
+    **{name: {"dim": _saved_dim(), "keepdim": _KEEPDIM, "indices": _saved_tensor_attr("indices", output=True),
               "self_sym_sizes": _saved_sizes} for name in ("MaxBackward0", "MinBackward0")},
     "VarBackward0": {"dim": _saved_dims(), "keepdim": _KEEPDIM, "correction": lambda node: node._given["correction"],
                      "self": _SELF},
@@ -9026,13 +9138,13 @@ _SAVED_ATTRIBUTES = {
                          "self": _SELF, "result0": _RESULT},
     "NormBackward1": {"p": _saved_attr("ord"), "dim": _saved_dims(), "keepdim": _KEEPDIM, "self": _SELF,
                       "result": _RESULT},
-    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "self_sym_sizes": _saved_sizes}
+    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices", output=True), "self_sym_sizes": _saved_sizes}
        for name in ("SortBackward0", "SortBackward1", "TopkBackward0")},
-    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "keepdim": _KEEPDIM,
+    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices", output=True), "keepdim": _KEEPDIM,
               "self_sym_sizes": _saved_sizes}
        for name in ("KthvalueBackward0", "MedianBackward1", "NanmedianBackward1", "ModeBackward0")},
     **{name: {"self": _SELF, "result": _RESULT} for name in ("MedianBackward0", "NanmedianBackward0")},
-    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices"), "self": _SELF}
+    **{name: {"dim": _saved_dim(), "indices": _saved_tensor_attr("indices", output=True), "self": _SELF}
        for name in ("CummaxBackward0", "CumminBackward0")},
     "TakeBackward0": {"index": _saved_tensor_attr("index"), "self": _SELF},
     **{name: {"dim": _saved_dim(), "index": _saved_tensor_attr("index")}

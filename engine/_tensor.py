@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _dtypes, _grad_mode
 from ._grad_mode import _inference
-from ._graph import AccumulateGrad, _HookDict, _Recorded, _sequence, add_hook, expose, freed_error
+from ._graph import AccumulateGrad, HookedAttrs, _HookDict, _Recorded, _sequence, add_hook, expose, freed_error
 from ._memory import aligned_copy
 
 _NONLEAF_GRAD = (
@@ -344,7 +344,7 @@ def record(op, inputs, result, attrs=None, n_outputs=1, keep=None):
             from ._ops import _SavedOutputs
 
             attrs["outs"] = _SavedOutputs(outs, keep)
-    if _SAVED_HOOKS and saves:  # (once the output has its grad_fn, which the pack hook sees)
+    if _SAVED_HOOKS and (saves or attrs):  # (once the output has its grad_fn, which the pack hook sees)
         _pack_saved(node, outs if n_outputs == 1 else outs[0])
     if _grad_mode._fw_active:  # (once the outputs have their grad_fn, which a tangent's graph reaches)
         _forward_tangents(op, inputs, outs, attrs, n_outputs, keep)
@@ -445,65 +445,163 @@ def _pack(t, hooks, is_output, given=None):
 
 class SavedTensor:
     """``grad_fn._raw_saved_<name>``: one tensor a node saved, on which a pair of pack / unpack
-    hooks can be registered (``register_hooks``), as on PyTorch's SavedVariable."""
+    hooks can be registered (``register_hooks``), as on PyTorch's SavedVariable. ``pos``: a saved
+    slot's position; or ``spec``, a tensor kept among the node's attrs, and ``part``, which of its
+    tensors (an index has one per dim)."""
 
-    __slots__ = ("_node", "_pos")
+    __slots__ = ("_node", "_pos", "_spec", "_part")
 
-    def __init__(self, node, pos):
-        self._node, self._pos = node, pos
+    def __init__(self, node, pos=None, spec=None, part=0):
+        self._node, self._pos, self._spec, self._part = node, pos, spec, part
 
     def register_hooks(self, pack_hook, unpack_hook):
         node = self._node
-        saved = node._saved
-        if saved is None and node._freed:
+        if node._saved is None and node._freed:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the "
                 "graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you "
                 "need to backward through the graph a second time or if you need to access saved variables after "
                 "calling backward.")
-        k = node._op.saves.index(self._pos)
-        s = saved[k]
-        if type(s) is _Packed:
-            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
-                               "only one pair of hooks is allowed at a time.")
         hooks = (pack_hook, unpack_hook)
+        if self._spec is not None:
+            return self._register_on_attr(hooks)
+        saves = node._op.saves
+        saved = node._saved
+        s = saved[saves.index(self._pos)] if self._pos in saves else None
+        if type(s) is _Packed:
+            raise RuntimeError(_HOOKS_SET)
         if type(s) is tuple:  # the input itself is saved: the pack hook gets it detached
-            saved[k] = _pack(s[0], hooks, False, s[0].detach())
+            saved[saves.index(self._pos)] = _pack(s[0], hooks, False, s[0].detach())
         elif type(s) is _SavedResult:
             out = _wrap(s.data)
             out._vc = s.vc
-            saved[k] = _pack(out, hooks, True)
+            saved[saves.index(self._pos)] = _pack(out, hooks, True)
         else:
-            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+            raise RuntimeError(_HOOKS_ON_NONE)
+
+    def _register_on_attr(self, hooks):
+        node, spec, part = self._node, self._spec, self._part
+        attrs = node._attrs
+        entry = attrs.packed.get(spec) if type(attrs) is HookedAttrs else None
+        if entry is not None and type(entry.parts[part]) is _Packed:
+            raise RuntimeError(_HOOKS_SET)
+        parts = entry.parts if entry is not None else spec.tensors(node)
+        t = parts[part]
+        if not isinstance(t, Tensor):
+            raise RuntimeError(_HOOKS_ON_NONE)
+        if entry is None:
+            hooked = attrs if type(attrs) is HookedAttrs else HookedAttrs(attrs)
+            entry = hooked.packed[spec] = _PackedAttr(list(parts), spec.joiner(node))
+            if spec.key is not None:
+                hooked[spec.key] = None  # (its hooks hold it now)
+            _take_attrs(node, hooked)
+        entry.parts[part] = _pack(t, hooks, spec.is_output(t), t.detach())
 
 
 SavedTensor.__module__ = "torch._C._autograd"
+_HOOKS_SET = ("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one pair of "
+              "hooks is allowed at a time.")
+_HOOKS_ON_NONE = "Calling register_hooks on a saved tensor with value None is forbidden"
 
 
-def _pack_order(op):
-    """Saved slots in the order PyTorch saves them: its generated code saves a tensor where the
-    first formula reading it comes (MulBackward0: other, then self)."""
+class _PackedAttr:
+    """A tensor kept among a node's attrs, given to pack hooks. ``parts``: per tensor (an index has
+    one per dim) a _Packed, a tensor not given to a hook, or what is not a tensor; ``join`` makes
+    the attr the rule reads from the unpacked parts."""
+
+    __slots__ = ("parts", "join")
+
+    def __init__(self, parts, join):
+        self.parts, self.join = parts, join
+
+    def unpacked(self, node):
+        return [p.unpacked(node) if type(p) is _Packed else p for p in self.parts]
+
+
+def _take_attrs(node, hooked):
+    """``hooked`` becomes the node's attrs: the node then runs on backward's general path, which
+    unpacks them, and backward frees it."""
+    node._attrs = hooked
+    node._plain = False
+    if node._saved is None:
+        node._saved = ()
+
+
+def _formula_order(op):
+    """Saved slots where PyTorch's order is not known: where the first formula reading it comes."""
     saves, users = op.saves, op.save_for or {}
     return sorted(range(len(saves)), key=lambda k: (min(users.get(saves[k], (len(saves),))), k))
+
+
+def _pack_plan(op):
+    """What a node of ``op`` saves, in the order PyTorch's generated code saves and unpacks it: the
+    inputs by name, then the outputs by name (MulBackward0: other, self; PowBackward1: exponent,
+    self, result). An entry is a slot's index in ``op.saves`` or a tensor attr's spec."""
+    plan = op._plan
+    if plan is not None:
+        return plan
+    specs = op.node_cls.__dict__.get("_getters_saved")
+    if specs is None:
+        plan = tuple(_formula_order(op))
+    else:
+        named, seen = [], set()
+        for name, get in specs.items():
+            pos = getattr(get, "slot", _UNUSED)
+            if pos is not _UNUSED:
+                if pos in op.saves:
+                    k = op.saves.index(pos)
+                    seen.add(k)
+                    named.append((pos == "result" or name.startswith("result"), name, k))
+            elif hasattr(get, "joiner"):
+                named.append((get.output or name.startswith("result"), name, get))
+        named.sort(key=lambda e: e[:2])
+        plan = tuple(e for _, _, e in named) + tuple(k for k in _formula_order(op) if k not in seen)
+    op._plan = plan
+    return plan
 
 
 def _pack_saved(node, out):
     hooks = _SAVED_HOOKS[-1]
     saved = node._saved
-    for k in _pack_order(node._op):
-        s = saved[k]
-        if type(s) is tuple:
-            saved[k] = _pack(s[0], hooks, False)
-        elif type(s) is _SavedResult:
-            saved[k] = _pack(out, hooks, True)
+    hooked = None
+    plan = _pack_plan(node._op)
+    kept = {e: e.tensors(node) for e in plan if type(e) is not int}  # (all before any hook runs)
+    for e in plan:
+        if type(e) is int:
+            s = saved[e]
+            if type(s) is tuple:
+                saved[e] = _pack(s[0], hooks, False)
+            elif type(s) is _SavedResult:
+                saved[e] = _pack(out, hooks, True)
+            continue
+        parts = kept[e]
+        if not any(isinstance(t, Tensor) for t in parts):
+            continue
+        if hooked is None:
+            hooked = HookedAttrs(node._attrs)
+        hooked.packed[e] = _PackedAttr([_pack(t, hooks, e.is_output(t)) if isinstance(t, Tensor) else t
+                                        for t in parts], e.joiner(node))
+        if e.key is not None:
+            hooked[e.key] = None
+    if hooked is not None:
+        _take_attrs(node, hooked)
 
 
-def _unpack_hooked(node, arrays):
-    """unpack_saved for a node with packed slots: unpack hooks run in the order the pack hooks did."""
+def _unpack_hooked(node, arrays, attrs=None):
+    """unpack_saved for a node with packed slots: unpack hooks run in the order the pack hooks did.
+    ``attrs``: a copy of the node's HookedAttrs, into which its packed tensors are unpacked too."""
     op, saved = node._op, node._saved
     args = list(node._metas)
     result = None
-    for k in _pack_order(op):
+    packed = node._attrs.packed if attrs is not None else None
+    for k in _pack_plan(op):
+        if type(k) is not int:
+            entry = packed.get(k) if packed is not None else None
+            if entry is not None:
+                v = entry.join(entry.unpacked(node))
+                if k.key is not None:
+                    attrs[k.key] = v
+            continue
         pos, s = op.saves[k], saved[k]
         if s is _UNUSED:
             continue
@@ -523,6 +621,42 @@ def _unpack_hooked(node, arrays):
         else:
             args[pos] = v._data if arrays else v
     return result, args
+
+
+def unpack_with_attrs(node):
+    """What a backward rule is called with: unpack_saved's result and inputs, and the attrs; where
+    pack hooks took tensors among the attrs, everything is unpacked in the order it was packed."""
+    attrs = node._attrs
+    if type(attrs) is not HookedAttrs:
+        result, args = unpack_saved(node)
+        return result, args, attrs
+    if node._saved is None and node._freed:
+        raise freed_error()
+    attrs = dict(attrs)
+    result, args = _unpack_hooked(node, False, attrs)
+    return result, _with_standins(node._op, args), attrs
+
+
+def saved_value(node, pos):
+    """One saved slot, as ``grad_fn._saved_<name>`` reads it: checked for in-place changes, and only
+    its own unpack hook runs. ``_UNUSED`` for a slot left empty."""
+    saved = node._saved
+    if saved is None and node._freed:
+        raise freed_error()
+    s = saved[node._op.saves.index(pos)]
+    t = type(s)
+    if t is tuple:
+        v, version = s
+        if v._vc[0] != version:
+            raise RuntimeError(_version_message(v, version, None))
+        return v
+    if t is list:
+        return s[0]
+    if t is _SavedResult:
+        return _saved_result(s, node)
+    if t is _Packed:
+        return s.unpacked(node)
+    return s  # _UNUSED
 
 
 def unpack_saved(node, arrays=False):
@@ -555,6 +689,10 @@ def unpack_saved(node, arrays=False):
                 result = s.data
                 continue
             result = _saved_result(s, node)
+    return result, _with_standins(op, args)
+
+
+def _with_standins(op, args):
     standins = op._standins
     if standins is _UNWORKED:
         standins = op.standins
@@ -563,7 +701,7 @@ def unpack_saved(node, arrays=False):
     for i in standins:
         if i < len(args) and type(args[i]) is tuple:  # (a slot Op.save_for left empty, or never saved)
             args[i] = _Meta(args[i])
-    return result, args
+    return args
 
 
 def _saved_result(s, node):

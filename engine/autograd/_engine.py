@@ -14,7 +14,7 @@ from .. import _grad_mode
 from .._graph import AccumulateGrad, freed_error
 from .graph import GradientEdge
 from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
-from .._tensor import _UNWORKED, Size, Tensor, _ndarray, _wrap, unpack_saved
+from .._tensor import _UNWORKED, Size, Tensor, _ndarray, _wrap, unpack_saved, unpack_with_attrs
 
 _CYCLE_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
@@ -461,8 +461,7 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=F
 
 def _apply_rule(node, grads, needed):
     vjps = node._op.vjps
-    ans, args = unpack_saved(node)
-    attrs = node._attrs
+    ans, args, attrs = unpack_with_attrs(node)
     if node._n_outputs == 1:
         g = grads[0]
         if g is None:

@@ -435,7 +435,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     for n in (n1, n2):
         np.maximum(n._data, eps, out=n._data)
         n._vc[0] += 1
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    b = x2 / n2  # (first, as C++ evaluates ATen's (x1 / n1) * (x2 / n2): the graph's order is PyTorch's)
+    return ((x1 / n1) * b).sum(dim)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

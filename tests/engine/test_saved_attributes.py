@@ -365,9 +365,14 @@ def saved_in_graph(T, case, graph):
 
     def attributes(fn):
         out = []
-        for name in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+        for name in sorted(a for a in dir(fn) if a.startswith(("_saved_", "_raw_saved_"))):
             try:
-                out.append((name, described(T, getattr(fn, name), inputs)))
+                v = getattr(fn, name)
+                if name.startswith("_raw"):  # a SavedTensor, or a tuple of them (an index's parts)
+                    v = tuple(map(type, v)) if type(v) is tuple else type(v)
+                    out.append((name, str(v)))
+                else:
+                    out.append((name, described(T, v, inputs)))
             except RuntimeError as e:
                 out.append((name, ("raised", str(e)[:60])))
         return fn.name(), out

@@ -5,7 +5,10 @@ with both modules and prints; the transcripts must be equal."""
 import re
 import warnings
 
+import numpy as np
 import pytest
+
+from tests.engine import opinfo
 
 
 def _transcript(torch, scenario):
@@ -222,10 +225,86 @@ def gradient_edges(torch, say):
     G.get_gradient_edge(torch.ones(1))
 
 
+def reading_a_saved_tensor_runs_only_its_unpack_hook(torch, say):
+    pack, unpack = _loud(say)
+    a = torch.ones(2, requires_grad=True)
+    b = torch.ones(2, requires_grad=True) * 2
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = a * b
+        g = x.gather(1, torch.tensor([[1], [0]]))
+    say("read y's self")
+    say(y.grad_fn._saved_self)
+    say("read g's index")
+    say(g.grad_fn._saved_index)
+    say("read g's self")
+    say(g.grad_fn._saved_self)
+
+
+def backward_uses_what_unpack_gives(torch, say):
+    # A gather's index and nll_loss's target are saved like any input: kept elsewhere by the hooks,
+    # and what unpack gives back (here the index and target reversed) is what backward computes with.
+    store = []
+
+    def pack(t):
+        store.append(t.clone())
+        return len(store) - 1
+
+    def unpack(k):
+        t = store[k]
+        return t.flip(0) if t.dtype == torch.int64 else t
+
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x.gather(1, torch.tensor([[2], [0]])) * torch.tensor([[1.0], [10.0]])
+        loss = torch.nn.functional.nll_loss(x, torch.tensor([1, 0]), reduction="sum")
+    say(len(store), [tuple(t.shape) for t in store])
+    (y.sum() + loss).backward()
+    say(x.grad)
+
+
+def hooks_on_a_raw_saved_index(torch, say):
+    F = torch.nn.functional
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+    g = x.gather(1, torch.tensor([[2], [0]]))
+    g.grad_fn._raw_saved_index.register_hooks(lambda t: say("pack", t) or t, lambda t: say("unpack", t) or t)
+    say(g.grad_fn._saved_index)
+    try:
+        g.grad_fn._raw_saved_index.register_hooks(lambda t: t, lambda t: t)
+    except RuntimeError as e:
+        say(e)
+    i = x[:, torch.tensor([0, 2])]
+    raw = i.grad_fn._raw_saved_indices  # one per indexed dim, the whole first dim's empty
+    say(type(raw).__name__, len(raw), type(raw[1]).__name__)
+    try:
+        raw[0].register_hooks(lambda t: t, lambda t: t)
+    except RuntimeError as e:
+        say(e)
+    raw[1].register_hooks(lambda t: say("pack", t) or t.tolist(), lambda t: say("unpack", t) or torch.tensor(t))
+    b = F.binary_cross_entropy(x.sigmoid(), torch.full_like(x, 0.5))
+    try:
+        b.grad_fn._raw_saved_weight.register_hooks(lambda t: t, lambda t: t)
+    except RuntimeError as e:
+        say(e)
+    w = torch.where(x > 0, x, -x)
+    w.grad_fn._raw_saved_condition.register_hooks(lambda t: say("pack", t) or t, lambda t: say("unpack", t) or t)
+    (g.sum() + i.sum() + b + w.sum()).backward()
+    say(x.grad)
+    try:
+        g.grad_fn._raw_saved_index.register_hooks(lambda t: t, lambda t: t)
+    except RuntimeError as e:
+        say(e)
+    try:
+        g.grad_fn._saved_index
+    except RuntimeError as e:
+        say(e)
+
+
 SCENARIOS = [tutorial_order, packs_run_under_no_grad, result_and_matmul, transforming_hooks,
              stored_elsewhere_double_backward, nested_and_unwound, register_hooks_on_raw_saved,
              freed_after_backward, unpack_must_give_a_tensor, pack_must_not_modify, no_version_check_with_hooks,
-             disabled, save_on_cpu, custom_function, gradient_edges]
+             disabled, save_on_cpu, custom_function, gradient_edges, reading_a_saved_tensor_runs_only_its_unpack_hook,
+             backward_uses_what_unpack_gives, hooks_on_a_raw_saved_index]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__)
@@ -276,3 +355,80 @@ def test_packed_objects_are_released_by_backward(et):
     y.sum().backward()
     assert [b() for b in boxes] == [None, None]
     assert x.grad.allclose(2 * x * x.pow(2).exp())
+
+
+# ----- Every op: what its pack and unpack hooks get, and in which order -----
+# PyTorch's generated code saves a node's inputs in the order of their names, then its outputs
+# (MulBackward0: other, self; PowBackward1: exponent, self, result), the tensors it keeps beside
+# the inputs too (a gather's index, a where's condition, nll_loss's target and total weight).
+
+def _on_hooks(torch, fn, inputs):
+    """The pack and unpack transcript of ``fn(torch, *inputs)`` under saved-tensor hooks, then the grads."""
+    log = []
+
+    def described(t):
+        a = t.detach().numpy()
+        values = a.astype(object)
+        if a.dtype.kind == "f":
+            values = np.asarray(np.round(a, 5)).astype(object)
+            values[np.isnan(a)] = "nan"
+        return str(t.dtype), a.shape, np.asarray(values).tolist(), t.requires_grad, t.grad_fn is not None
+
+    xs = [torch.tensor(v, requires_grad=f) for v, f in inputs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            with torch.autograd.graph.saved_tensors_hooks(lambda t: log.append(("pack", described(t))) or t,
+                                                          lambda t: log.append(("unpack", described(t))) or t):
+                out = fn(torch, *xs)
+            out = out[0] if isinstance(out, (tuple, list)) else out
+            out.sum().backward()
+        except RuntimeError as e:
+            log.append(("raised", str(e)))
+    return log, [None if x.grad is None else np.round(x.grad.numpy(), 6).tolist() for x in xs]
+
+
+_MORE = [
+    opinfo.OpCase("cummax", lambda torch, a: torch.cummax(a, 1), ((3, 4),)),
+    opinfo.OpCase("cummin_values", lambda torch, a: a.cummin(0).values, ((3, 4),)),
+    opinfo.OpCase("sort", lambda torch, a: a.sort(1)[0], ((3, 4),)),
+    opinfo.OpCase("topk", lambda torch, a: a.topk(2).values, ((3, 4),)),
+    opinfo.OpCase("kthvalue", lambda torch, a: a.kthvalue(2, 1)[0], ((3, 4),)),
+    opinfo.OpCase("take", lambda torch, a: a.take(torch.tensor([0, 5, 11])), ((3, 4),)),
+    opinfo.OpCase("embedding", lambda torch, a: torch.nn.functional.embedding(torch.tensor([[0, 2], [1, 0]]), a),
+                  ((3, 4),)),
+    opinfo.OpCase("max_pool2d_indices", lambda torch, a: torch.nn.functional.max_pool2d(a, 2, return_indices=True),
+                  ((1, 1, 4, 4),)),
+    opinfo.OpCase("layer_norm", lambda torch, a, w: torch.nn.functional.layer_norm(a, (4,), w), ((3, 4), (4,))),
+    opinfo.OpCase("index_put", lambda torch, a, v: a.index_put((torch.tensor([0, 2]),), v), ((3, 4), (2, 4))),
+    opinfo.OpCase("scatter", lambda torch, a, s: a.scatter(1, torch.tensor([[0], [3], [1]]), s), ((3, 4), (3, 1))),
+    opinfo.OpCase("index_add", lambda torch, a, s: a.index_add(0, torch.tensor([2, 0]), s), ((3, 4), (2, 4))),
+    opinfo.OpCase("masked_scatter", lambda torch, a, s: a.masked_scatter(a > 0, s), ((3, 4), (12,))),
+    opinfo.OpCase("mv_into_logsigmoid", lambda torch, m, v: torch.nn.functional.logsigmoid(m @ v), ((3, 4), (4,))),
+]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in opinfo.CASES + _MORE])
+def test_every_op_gives_its_hooks_what_pytorch_gives(case, torch_ref, et):
+    inputs = list(zip(case.inputs(), case.grad_flags()))
+    ours, theirs = _on_hooks(et, case.fn, inputs), _on_hooks(torch_ref, case.fn, inputs)
+    assert ours == theirs
+
+
+def test_the_order_of_saving_and_unpacking(et):
+    """Without PyTorch at hand too: inputs by name, then outputs; the kept index and target among them."""
+    names = {}
+    x = et.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+    v = et.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    idx, target = et.tensor([[2], [0]]), et.tensor([2, 0])
+    for name, t in [("x", x), ("v", v), ("idx", idx), ("target", target)]:
+        names[id(t)] = name
+    seen = []
+    with et.autograd.graph.saved_tensors_hooks(lambda t: seen.append(names.get(id(t), tuple(t.shape))) or t,
+                                               lambda t: t):
+        x.mv(v)  # MvBackward0: self, vec
+        x.gather(1, idx)  # GatherBackward0: index, self
+        et.nn.functional.nll_loss(x, target)  # self, target, then total_weight (an output)
+        x.max(1)  # MaxBackward0: its indices
+    assert seen == ["x", "v", idx.tolist() and (2, 1), "x", "x", (2,), (), (2,)]
