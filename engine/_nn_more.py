@@ -541,7 +541,7 @@ register_saved({
                                  "reduction": lambda node: _REDUCTIONS[node._attrs["reduction"]],
                                  "self": _saved_slot(0), "target": _saved_tensor_attr("target"),
                                  "weight": _saved_tensor_attr("weight")},
-    "MultilabelMarginLossBackward0": {"is_target": _saved_tensor_attr("is_target"),
+    "MultilabelMarginLossBackward0": {"is_target": _saved_tensor_attr("is_target", output=True),
                                       "reduction": lambda node: _REDUCTIONS[node._attrs["reduction"]],
                                       "self": _saved_slot(0), "target": _saved_tensor_attr("target")},
     "RreluWithNoiseBackward0": {"lower": _saved_attr("lower"), "upper": _saved_attr("upper"),

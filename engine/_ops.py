@@ -8795,8 +8795,8 @@ class TensorAttr:
     def shown(self, tensors):
         return tensors[0]
 
-    def is_output(self, t):  # (an output's unpacked tensor has this node as grad_fn; an index has none)
-        return self.output and t._data.dtype.kind in "fc"
+    def is_output(self, t):  # (whether its unpacked tensor has this node as grad_fn: a kept output's does)
+        return False
 
     def __call__(self, node):
         attrs = node._attrs
@@ -8844,11 +8844,8 @@ class _IndexParts(TensorAttr):
 
 
 class _TotalWeight(TensorAttr):
-    """nll_loss's total weight, a number the rule reads; with no reduction PyTorch's kernel leaves it 0.
-    An output of PyTorch's forward kernel, that no grad flows through."""
-
-    def is_output(self, t):
-        return False
+    """nll_loss's total weight (an output of PyTorch's forward kernel), a number the rule reads; with
+    no reduction PyTorch's kernel leaves it 0."""
 
     def tensors(self, node):
         total = 0 if node._attrs["reduction"] == "none" else node._attrs["total"]
@@ -8874,7 +8871,7 @@ class _Derived(TensorAttr):
         return [self.make(node)]
 
     def is_output(self, t):
-        return self.linked and super().is_output(t)
+        return self.linked and self.output and t._data.dtype.kind in "fc"
 
     def joiner(self, node):
         return lambda ts: None

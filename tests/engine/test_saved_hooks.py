@@ -366,7 +366,7 @@ def _on_hooks(torch, fn, inputs):
     """The pack and unpack transcript of ``fn(torch, *inputs)`` under saved-tensor hooks, then the grads."""
     log = []
 
-    def described(t):
+    def described(t):  # (a nan as "nan", so that equal transcripts compare equal)
         a = t.detach().numpy()
         values = a.astype(object)
         if a.dtype.kind == "f":
@@ -385,7 +385,7 @@ def _on_hooks(torch, fn, inputs):
             out.sum().backward()
         except RuntimeError as e:
             log.append(("raised", str(e)))
-    return log, [None if x.grad is None else np.round(x.grad.numpy(), 6).tolist() for x in xs]
+    return log, [None if x.grad is None else described(x.grad) for x in xs]
 
 
 _MORE = [
@@ -405,6 +405,21 @@ _MORE = [
     opinfo.OpCase("index_add", lambda torch, a, s: a.index_add(0, torch.tensor([2, 0]), s), ((3, 4), (2, 4))),
     opinfo.OpCase("masked_scatter", lambda torch, a, s: a.masked_scatter(a > 0, s), ((3, 4), (12,))),
     opinfo.OpCase("mv_into_logsigmoid", lambda torch, m, v: torch.nn.functional.logsigmoid(m @ v), ((3, 4), (4,))),
+    opinfo.OpCase("conv2d", lambda torch, x, w: torch.nn.functional.conv2d(x, w, padding=1),
+                  ((1, 2, 4, 4), (3, 2, 3, 3))),
+    opinfo.OpCase("batch_norm", lambda torch, x, w, b: torch.nn.functional.batch_norm(x, None, None, w, b, True),
+                  ((4, 3), (3,), (3,))),
+    opinfo.OpCase("group_norm", lambda torch, x, w: torch.nn.functional.group_norm(x, 2, w), ((2, 4, 3), (4,))),
+    opinfo.OpCase("qr", lambda torch, a: torch.linalg.qr(a)[1], ((3, 3),)),
+    opinfo.OpCase("svdvals", lambda torch, a: torch.linalg.svdvals(a), ((3, 3),)),
+    opinfo.OpCase("attention", lambda torch, q, k, v: torch.nn.functional.scaled_dot_product_attention(q, k, v),
+                  ((1, 2, 3, 4),) * 3),
+    opinfo.OpCase("adaptive_max_pool2d", lambda torch, x: torch.nn.functional.adaptive_max_pool2d(x, 2),
+                  ((1, 1, 4, 4),)),
+    opinfo.OpCase("multilabel_margin", lambda torch, x: torch.nn.functional.multilabel_margin_loss(
+        x, torch.tensor([[0, 2, -1, 0]] * 3)), ((3, 4),)),
+    opinfo.OpCase("kl_div", lambda torch, x, y: torch.nn.functional.kl_div(x, y, reduction="batchmean"),
+                  ((3, 4), (3, 4)), domain=[opinfo.REAL, opinfo.POS]),
 ]
 
 
