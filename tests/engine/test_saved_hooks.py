@@ -447,3 +447,13 @@ def test_the_order_of_saving_and_unpacking(et):
         et.nn.functional.nll_loss(x, target)  # self, target, then total_weight (an output)
         x.max(1)  # MaxBackward0: its indices
     assert seen == ["x", "v", idx.tolist() and (2, 1), "x", "x", (2,), (), (2,)]
+
+
+def _kept_beside_inputs(case):  # (cases with an index, a mask or a target among what is saved)
+    return any(word in case.name for word in ("gather", "index", "where", "mask", "max", "nll", "cross_entropy"))
+
+
+# The same transcripts from the engine in the site's Pyodide (see case_tables.py), where NumPy's
+# indices are 32-bit: what the hooks get, and what backward computes with what they give back.
+HOOKED = {case.name: (lambda torch, case=case: _on_hooks(torch, case.fn, list(zip(case.inputs(), case.grad_flags()))))
+          for case in [c for c in opinfo.CASES if _kept_beside_inputs(c)] + _MORE}
