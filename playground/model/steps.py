@@ -221,52 +221,69 @@ class StepRecorder:
 
 class CodeBackwards:
     """``with CodeBackwards(torch) as rec: <run the user's code>``: ``rec.count`` is the number of
-    ``Tensor.backward()`` calls that succeeded, ``rec.last`` the StepRecorder of the last one (its
-    ``source`` says the line) and ``rec.output`` the tensor it was called on. Tutorials call
-    backward in their code; the page steps through that walk as through the Backward button's."""
+    backward calls that succeeded (``Tensor.backward()`` or ``torch.autograd.backward(...)``),
+    ``rec.last`` the StepRecorder of the last one (its ``source`` says the line) and ``rec.output``
+    the tensor it was called on. Tutorials call backward in their code; the page steps through that
+    walk as through the Backward button's."""
 
     def __init__(self, torch):
         self.cls = getattr(torch, "Tensor", None)
+        self.autograd = getattr(torch, "autograd", None)
         self.count, self.last, self.output = 0, None, None
-        self._original = None
+        self._restore = []
 
     def __enter__(self):
-        original = getattr(self.cls, "backward", None) if isinstance(self.cls, type) else None
-        if not callable(original):
-            return self
-        self._original, self._own = original, "backward" in vars(self.cls)
-        rec, depth = self, [0]
+        depth = [0]  # (shared: PyTorch's Tensor.backward calls torch.autograd.backward)
+        if isinstance(self.cls, type):
+            self._wrap(self.cls, lambda t, *args, **kwargs: t, depth)
+        if self.autograd is not None:
+            self._wrap(self.autograd, _only_root, depth)
+        return self
 
-        def backward(t, *args, **kwargs):
-            if depth[0]:  # (a backward inside a hook of this one: its own business)
-                return original(t, *args, **kwargs)
-            recorder = rec._recorder(t, sys._getframe(1))
+    def _wrap(self, owner, root_of, depth):
+        """``owner.backward`` counted and recorded; ``root_of(*args, **kwargs)`` is the tensor it
+        starts from, or None (several: counted, not stepped)."""
+        original = getattr(owner, "backward", None)
+        if not callable(original):
+            return
+        self._restore.append((owner, original, "backward" in vars(owner)))
+        rec = self
+
+        def backward(*args, **kwargs):
+            if depth[0]:  # (a backward inside one being recorded: in a hook, or PyTorch's own chain of calls)
+                return original(*args, **kwargs)
+            try:
+                root = root_of(*args, **kwargs)
+            except TypeError:  # (arguments backward itself rejects, with its own message)
+                root = None
+            if not isinstance(root, rec.cls):
+                root = None
+            recorder = rec._recorder(root, sys._getframe(1)) if root is not None else None
             depth[0] += 1
             try:
                 if recorder is None:
-                    result = original(t, *args, **kwargs)
+                    result = original(*args, **kwargs)
                 else:
                     with recorder:
-                        result = original(t, *args, **kwargs)
+                        result = original(*args, **kwargs)
             finally:
                 depth[0] -= 1
             rec.count += 1
-            rec.last, rec.output = recorder, t
+            rec.last, rec.output = recorder, root
             if recorder is not None:
                 recorder.source["calls"] = rec.count
             return result
 
         backward.__wrapped__ = original
-        setattr(self.cls, "backward", backward)
-        return self
+        setattr(owner, "backward", backward)
 
     def __exit__(self, *exc):
-        if self._original is not None:
-            if self._own:
-                setattr(self.cls, "backward", self._original)
+        for owner, original, own in reversed(self._restore):
+            if own:
+                setattr(owner, "backward", original)
             else:  # (inherited: the class gets nothing of its own back)
-                delattr(self.cls, "backward")
-            self._original = None
+                delattr(owner, "backward")
+        self._restore = []
         return False
 
     def _recorder(self, t, frame):
@@ -281,6 +298,13 @@ class CodeBackwards:
             return recorder
         except Exception:  # noqa: BLE001 - stepping is a view nicety; the user's backward goes on
             return None
+
+
+def _only_root(tensors=None, *args, **kwargs):
+    """The one tensor ``torch.autograd.backward(tensors, ...)`` starts from; None for several."""
+    if isinstance(tensors, (list, tuple)):
+        return tensors[0] if len(tensors) == 1 else None
+    return tensors
 
 
 def state_at(graph, walk, k):

@@ -330,6 +330,23 @@ def test_a_codes_backward_that_fails_or_is_not_drawn_leaves_no_steps(session):
     assert snap.walk["steps"][0]["received"] == [{"shape": "scalar", "text": "tensor(2.)"}]
 
 
+def test_torch_autograd_backward_in_the_code_is_stepped_through_too(session):
+    by_button = session.run(DEFAULT) and session.backward("out")
+    autograd = session.torch.autograd
+    original = autograd.backward
+    line = len(DEFAULT.splitlines()) + 1
+    for call in ("torch.autograd.backward(out)", "torch.autograd.backward([out], [torch.tensor(1.)])"):
+        snap = session.run(DEFAULT + call + "\n")
+        assert snap.ok and snap.backward_count == 1 and snap.default_output == "out"
+        walk = dict(snap.walk)
+        assert walk.pop("source") == {"line": line, "calls": 1}
+        assert walk == by_button.walk
+    snap = session.run(DEFAULT + "torch.autograd.backward([out, x.sum()])\n")  # two roots: counted, not stepped
+    assert snap.ok and snap.backward_count == 1 and snap.walk is None
+    assert session.run(DEFAULT + "torch.autograd.backward()\n").error["type"] == "TypeError"  # its own message
+    assert autograd.backward is original
+
+
 def test_app_steps_through_the_backward_the_code_called(app):
     code = DEFAULT + "print(x.grad)\nout.backward()\n"
     app.run(code)
