@@ -264,36 +264,30 @@ def backward_uses_what_unpack_gives(torch, say):
 
 
 def hooks_on_a_raw_saved_index(torch, say):
+    def refused(register):
+        try:
+            register(lambda t: t, lambda t: t)
+        except RuntimeError as e:
+            say(e)
+
     F = torch.nn.functional
     x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
     g = x.gather(1, torch.tensor([[2], [0]]))
     g.grad_fn._raw_saved_index.register_hooks(lambda t: say("pack", t) or t, lambda t: say("unpack", t) or t)
     say(g.grad_fn._saved_index)
-    try:
-        g.grad_fn._raw_saved_index.register_hooks(lambda t: t, lambda t: t)
-    except RuntimeError as e:
-        say(e)
+    refused(g.grad_fn._raw_saved_index.register_hooks)  # (hooks are set already)
     i = x[:, torch.tensor([0, 2])]
     raw = i.grad_fn._raw_saved_indices  # one per indexed dim, the whole first dim's empty
     say(type(raw).__name__, len(raw), type(raw[1]).__name__)
-    try:
-        raw[0].register_hooks(lambda t: t, lambda t: t)
-    except RuntimeError as e:
-        say(e)
+    refused(raw[0].register_hooks)
     raw[1].register_hooks(lambda t: say("pack", t) or t.tolist(), lambda t: say("unpack", t) or torch.tensor(t))
     b = F.binary_cross_entropy(x.sigmoid(), torch.full_like(x, 0.5))
-    try:
-        b.grad_fn._raw_saved_weight.register_hooks(lambda t: t, lambda t: t)
-    except RuntimeError as e:
-        say(e)
+    refused(b.grad_fn._raw_saved_weight.register_hooks)  # (no weight given)
     w = torch.where(x > 0, x, -x)
     w.grad_fn._raw_saved_condition.register_hooks(lambda t: say("pack", t) or t, lambda t: say("unpack", t) or t)
     (g.sum() + i.sum() + b + w.sum()).backward()
     say(x.grad)
-    try:
-        g.grad_fn._raw_saved_index.register_hooks(lambda t: t, lambda t: t)
-    except RuntimeError as e:
-        say(e)
+    refused(g.grad_fn._raw_saved_index.register_hooks)  # (freed)
     try:
         g.grad_fn._saved_index
     except RuntimeError as e:
