@@ -266,8 +266,8 @@ register_saved({
     "SafeSoftmaxBackward0": {"dim": _saved_dim(), "result": _RESULT},
     "ScaledDotProductFlashAttentionForCpuBackward0": {
         "attn_mask": _saved_tensor_attr("attn_mask"), "dropout_p": _saved_attr("dropout_p"),
-        "is_causal": _saved_attr("is_causal"), "key": _saved_slot(1), "logsumexp": _saved_tensor_attr("logsumexp", output=True),
-        "output": _RESULT, "query": _saved_slot(0), "scale": _saved_attr("scale"), "value": _saved_slot(2)},
+        "is_causal": _saved_attr("is_causal"), "key": _saved_slot(1),
+        "logsumexp": _saved_tensor_attr("logsumexp", output=True), "output": _RESULT, "query": _saved_slot(0), "scale": _saved_attr("scale"), "value": _saved_slot(2)},
 })
 
 

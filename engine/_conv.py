@@ -22,8 +22,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import _dtypes, _grad_mode
-from ._ops import (_int64, _record_shared, _saved_attr, register_saved, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
-                   _zero_grad, defop, gather, mean, tensor_expected)
+from ._ops import (_int64, _record_shared, _saved_attr, _saved_slot, _saved_tensor_attr, _scalar_type, _shared_rules,
+                   _zero_grad, defop, gather, mean, register_saved, tensor_expected)
 from ._tensor import _CPP_TYPE_NAMES, Tensor, _wrap, record
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "convolution",

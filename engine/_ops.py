@@ -8897,13 +8897,6 @@ def _saved_tensor_attr(name, output=False):
     return TensorAttr(name, output)
 
 
-def _unfreed(node, tensor):
-    """A saved tensor kept among a node's attrs: like every SavedVariable, gone once backward freed the node."""
-    if node._freed:
-        raise freed_error()
-    return tensor
-
-
 def _saved_reduction(node):  # PyTorch's at::Reduction enum
     return {"none": 0, "mean": 1, "sum": 2}[node._attrs["reduction"]]
 

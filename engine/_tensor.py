@@ -465,17 +465,17 @@ class SavedTensor:
         hooks = (pack_hook, unpack_hook)
         if self._spec is not None:
             return self._register_on_attr(hooks)
-        saves = node._op.saves
-        saved = node._saved
-        s = saved[saves.index(self._pos)] if self._pos in saves else None
+        saves, saved = node._op.saves, node._saved
+        k = saves.index(self._pos) if self._pos in saves else None
+        s = saved[k] if k is not None else None
         if type(s) is _Packed:
             raise RuntimeError(_HOOKS_SET)
         if type(s) is tuple:  # the input itself is saved: the pack hook gets it detached
-            saved[saves.index(self._pos)] = _pack(s[0], hooks, False, s[0].detach())
+            saved[k] = _pack(s[0], hooks, False, s[0].detach())
         elif type(s) is _SavedResult:
             out = _wrap(s.data)
             out._vc = s.vc
-            saved[saves.index(self._pos)] = _pack(out, hooks, True)
+            saved[k] = _pack(out, hooks, True)
         else:
             raise RuntimeError(_HOOKS_ON_NONE)
 
@@ -548,12 +548,15 @@ def _pack_plan(op):
         for name, get in specs.items():
             pos = getattr(get, "slot", _UNUSED)
             if pos is not _UNUSED:
-                if pos in op.saves:
-                    k = op.saves.index(pos)
-                    seen.add(k)
-                    named.append((pos == "result" or name.startswith("result"), name, k))
+                if pos not in op.saves:
+                    continue
+                entry, output = op.saves.index(pos), pos == "result"
+                seen.add(entry)
             elif hasattr(get, "joiner"):
-                named.append((get.output or name.startswith("result"), name, get))
+                entry, output = get, get.output
+            else:
+                continue
+            named.append((output or name.startswith("result"), name, entry))  # (result1, result2: outputs too)
         named.sort(key=lambda e: e[:2])
         plan = tuple(e for _, _, e in named) + tuple(k for k in _formula_order(op) if k not in seen)
     op._plan = plan
@@ -608,14 +611,7 @@ def _unpack_hooked(node, arrays, attrs=None):
         if type(s) is list:
             args[pos] = s[0]
             continue
-        if type(s) is tuple:
-            v, version = s
-            if v._vc[0] != version:
-                raise RuntimeError(_version_message(v, version, None))
-        elif type(s) is _SavedResult:
-            v = _saved_result(s, node)
-        else:
-            v = s.unpacked(node)
+        v = _slot_value(node, s)
         if pos == "result":
             result = v._data if arrays else v
         else:
@@ -644,19 +640,22 @@ def saved_value(node, pos):
     if saved is None and node._freed:
         raise freed_error()
     s = saved[node._op.saves.index(pos)]
-    t = type(s)
-    if t is tuple:
+    if s is _UNUSED:
+        return s
+    return s[0] if type(s) is list else _slot_value(node, s)
+
+
+def _slot_value(node, s):
+    """The tensor of a saved slot: an input (checked for in-place changes), the result, or what
+    its unpack hook gives back."""
+    if type(s) is tuple:
         v, version = s
         if v._vc[0] != version:
             raise RuntimeError(_version_message(v, version, None))
         return v
-    if t is list:
-        return s[0]
-    if t is _SavedResult:
+    if type(s) is _SavedResult:
         return _saved_result(s, node)
-    if t is _Packed:
-        return s.unpacked(node)
-    return s  # _UNUSED
+    return s.unpacked(node)
 
 
 def unpack_saved(node, arrays=False):
