@@ -45,6 +45,7 @@ UI = {
                     "state, and each reader gets their own copy to play with.",
            "open": "Open in a new tab ↗",
            "own_code": "Your own code",
+           "restore": ("Restore the example", "Put the example's own code back and run it"),
            "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
                       "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
                       "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)",
@@ -60,6 +61,7 @@ UI = {
            "embed": "嵌入代码已复制。把它粘贴到课程网页的 HTML 中：网页会显示处于此状态的 playground，每位读者都能独立操作。",
            "open": "在新标签页中打开 ↗",
            "own_code": "你自己的代码",
+           "restore": ("恢复示例", "换回示例原来的代码并运行"),
            "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
                       "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",
                       "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）",
@@ -155,6 +157,8 @@ class Playground(pn.viewable.Viewer):
         self.answer_input = pn.widgets.TextInput(placeholder=UI["en"]["answer"], width=300)
         self.check_button = pn.widgets.Button(label="Check", color="primary", width=90, description=UI["en"]["check"])
         self.verdict_pane = panels.html_pane()
+        self.restore_button = pn.widgets.Button(label=UI["en"]["restore"][0], description=UI["en"]["restore"][1],
+                                                color="light", visible=False, margin=(5, 5, 5, 20))
         self.exercise_box = pn.Column(self.exercise_pane,
                                       _wrapping(self.answer_input, self.check_button),
                                       self.verdict_pane, visible=False, sizing_mode="stretch_width",
@@ -181,6 +185,7 @@ class Playground(pn.viewable.Viewer):
         self.copy_button.on_click(lambda e: self._copied())
         self.embed_button.on_click(lambda e: self._embed_clicked())
         self.check_button.on_click(lambda e: self.check_answer())
+        self.restore_button.on_click(lambda e: self.load_example(self.example))
         self.check_grads_button.on_click(lambda e: self.check_gradients())
         self.answer_input.param.watch(lambda e: self.check_answer(), "enter_pressed")
         self.toggles.param.watch(self._on_toggle, "value")
@@ -508,8 +513,10 @@ class Playground(pn.viewable.Viewer):
     def _render_text(self):
         snap, lang = self.snapshot, self.language
         ex = examples.get_example(self.example) if self.example else None
-        self.explain_pane.object = panels.explanation_html(ex, lang)
-        self.exercise_box.visible = ex is not None and ex.exercise is not None
+        relation = examples.relation(ex, snap.get("code")) if ex is not None else "same"
+        self.explain_pane.object = panels.explanation_html(ex, lang, relation)
+        self.restore_button.visible = relation != "same"
+        self.exercise_box.visible = ex is not None and ex.exercise is not None and relation != "apart"
         if self.exercise_box.visible:
             self.exercise_pane.object = panels.exercise_html(ex.exercise, lang)
             self.verdict_pane.object = panels.verdict_html(self._verdict[lang] if self._verdict else None)
@@ -526,6 +533,8 @@ class Playground(pn.viewable.Viewer):
         self.run_button.param.update(label=words["run"], description=words["run_tip"])
         self.copy_button.label, self.embed_button.label = words["copy"], words["embed"]
         self.zero_button.label, self.check_button.label = words["zero"], words["check"]
+        label, tip = UI[self.language]["restore"]
+        self.restore_button.param.update(label=label, description=tip)
         self.step_player.label = words["steps"]
         self.keys_pane.object = f'<span class="ap-status">{escape(words["keys"])}</span>'
         self.graph_title.object = f'<div class="ap-section">{escape(words["graph"])}</div>'
@@ -635,7 +644,7 @@ class Playground(pn.viewable.Viewer):
         left = pn.Column(
             self.explain_pane,
             self.editor,
-            pn.Row(self.run_button, self.keys_pane),
+            pn.Row(self.run_button, self.keys_pane, self.restore_button),
             self.exercise_box,
             self.output_pane,
             sizing_mode="stretch_width", styles={"flex": "2 1 360px", "min-width": "0"},

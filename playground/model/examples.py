@@ -1,5 +1,7 @@
 """The examples menu: one ready example per concept of the autograd tutorials, in English and
 Chinese, each with the Backward settings to start from."""
+import ast
+import re
 from dataclasses import asdict, dataclass
 
 from .exercises import Exercise, Given
@@ -588,3 +590,31 @@ def get_example(key):
 
 def default_example():
     return _BY_KEY[DEFAULT_KEY]
+
+
+def _assigned(code):
+    """The names ``code`` assigns (None when it does not parse)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def explained_names(example):
+    """The variables of the example's code that its explanation talks about."""
+    return _assigned(example.code) & set(re.findall(r"[A-Za-z_]\w*", example.explain("en")))
+
+
+def _lines(code):
+    return [line.rstrip() for line in code.strip("\n").splitlines()]
+
+
+def relation(example, code):
+    """How ``code`` stands to ``example``: "same" (its code), "edited" (changed, yet it still assigns
+    every variable the explanation talks about, or does not parse yet) or "apart" (the explanation
+    talks about variables the code no longer has: it would mislead)."""
+    if code is None or _lines(code) == _lines(example.code):
+        return "same"
+    names = _assigned(code)
+    return "edited" if names is None or explained_names(example) <= names else "apart"

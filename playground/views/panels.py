@@ -229,12 +229,24 @@ def gradcheck_html(check, language="en"):
     return "".join(parts)
 
 
-def explanation_html(example, language):
+_EDITED = {"en": "edited", "zh": "已修改"}
+_APART = {"en": ("Your own code", "What «{}» explains (its code had other variables)"),
+          "zh": ("你自己的代码", "示例「{}」的说明（它的代码里的变量与现在不同）")}
+
+
+def explanation_html(example, language, relation="same"):
+    """The example's title and text (``relation``: examples.relation of the code run). Edited code
+    gets a tag; code that no longer has the variables the text talks about gets the text folded away."""
     if example is None:
         return ""
-    title = example.title(language)
-    text = example.explain(language)
-    return f'<div class="ap-explain"><div class="ap-explain-title">{escape(title)}</div><p>{escape(text)}</p></div>'
+    title, text = escape(example.title(language)), escape(example.explain(language))
+    if relation == "apart":
+        own, about = _APART.get(language, _APART["en"])
+        return (f'<div class="ap-explain"><div class="ap-explain-title">{escape(own)}</div>'
+                f'<details><summary>{escape(about.format(example.title(language)))}</summary><p>{text}</p>'
+                f'</details></div>')
+    tag = f' <span class="ap-tag">{_EDITED.get(language, _EDITED["en"])}</span>' if relation == "edited" else ""
+    return f'<div class="ap-explain"><div class="ap-explain-title">{title}{tag}</div><p>{text}</p></div>'
 
 
 _TRY = {"en": "Try it", "zh": "动手试试"}

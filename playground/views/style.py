@@ -26,6 +26,9 @@ body { background: #f8fafc; }
 .ap-explain { font-size: 13.5px; line-height: 1.5; color: #1e293b; }
 .ap-explain-title { font-weight: 600; font-size: 15px; margin-bottom: 2px; }
 .ap-explain p { margin: 0; }
+.ap-explain summary { cursor: pointer; color: var(--ap-muted); font-size: 12.5px; }
+.ap-tag { font-weight: 500; font-size: 11.5px; color: #92400e; background: #fef3c7; border-radius: 4px;
+          padding: 1px 6px; vertical-align: 2px; }
 .ap-table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 .ap-table th { text-align: left; color: var(--ap-muted); font-weight: 600; border-bottom: 1px solid var(--ap-border);
                padding: 4px 6px; }

@@ -284,6 +284,32 @@ def test_an_exercise_that_needs_setting_up_says_so_first(app):
     assert not app.exercise_box.visible
 
 
+def test_edited_code_keeps_the_text_it_still_matches_and_can_be_restored(app, torch_module):
+    ex = examples.default_example()
+    assert not app.restore_button.visible and "ap-tag" not in app.explain_pane.object
+    app.run(ex.code + "out.backward()\n")  # what the text talks about is all still there
+    assert app.explain_pane.object.startswith(
+        '<div class="ap-explain"><div class="ap-explain-title">A first graph <span class="ap-tag">edited</span></div>')
+    assert app.restore_button.visible and app.exercise_box.visible
+    # Other code: the example's text and question would be misread beside it.
+    app.run("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n")
+    assert app.explain_pane.object.startswith(
+        '<div class="ap-explain"><div class="ap-explain-title">Your own code</div><details><summary>What «A first '
+        'graph» explains (its code had other variables)</summary><p>x is a leaf')
+    assert not app.exercise_box.visible and app.restore_button.visible
+    assert app.example_select.value == "basics"
+    # A link reopens it so.
+    other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    other.restore(links.decode(links.encode(app.link_state())))
+    assert other.explain_pane.object == app.explain_pane.object and not other.exercise_box.visible
+    app.language_toggle.value = "zh"
+    assert "你自己的代码" in app.explain_pane.object and app.restore_button.label == "恢复示例"
+    app.restore_button.clicks += 1
+    assert app.editor.value == ex.code and app.snapshot["code"] == ex.code
+    assert not app.restore_button.visible and app.exercise_box.visible
+    assert app.explain_pane.object.startswith('<div class="ap-explain"><div class="ap-explain-title">第一个计算图</div>')
+
+
 def test_a_link_with_code_of_its_own_shows_no_examples_text(app, torch_module):
     code = "import torch\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nloss = (w ** 3).sum()\n"
     state = links.decode(links.encode({"code": code, "output": "loss", "example": None, "language": "zh",

@@ -3,6 +3,7 @@ import time
 
 import pytest
 
+from playground.model import examples
 from playground.model.examples import EXAMPLES, default_example
 from playground.model.session import InProcessSession, Snapshot, SubprocessSession
 
@@ -253,6 +254,22 @@ def test_examples_are_bilingual():
     for e in EXAMPLES:
         assert e.title_en and e.explain_en and e.title_zh and e.explain_zh
         assert any("\u4e00" <= ch <= "\u9fff" for ch in e.explain_zh)
+
+
+def test_how_edited_code_stands_to_its_example():
+    basics, module = examples.get_example("basics"), examples.get_example("module")
+    assert examples.explained_names(basics) == {"x", "y", "z", "out"}
+    assert examples.explained_names(module) == {"model", "optimizer", "x", "loss"}
+    assert examples.relation(basics, None) == "same"
+    assert examples.relation(basics, "\n" + basics.code.replace("\n", "  \n") + "\n\n") == "same"
+    # What the text asks for (another line, other numbers) keeps the text beside the code.
+    assert examples.relation(basics, basics.code + "out.backward()\n") == "edited"
+    assert examples.relation(module, module.code + "loss.backward()\noptimizer.step()\n") == "edited"
+    assert examples.relation(basics, basics.code.replace("torch.ones(2, 2", "torch.zeros(3")) == "edited"
+    assert examples.relation(basics, basics.code + "y = (\n") == "edited"  # (a typo does not fold it away)
+    # Code without a variable the text talks about would be misread beside it.
+    assert examples.relation(basics, basics.code.replace("out", "result")) == "apart"
+    assert examples.relation(basics, "import torch\nw = torch.ones(3, requires_grad=True)\nloss = w.sum()\n") == "apart"
 
 
 # --- SubprocessSession -----------------------------------------------------------------------
