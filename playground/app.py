@@ -265,8 +265,8 @@ class Playground(pn.viewable.Viewer):
         if output is None:
             return
         self._pending_step = self.step_player.value if self.step_player.visible else None  # (the step stays)
+        self.tabs.active = 2  # (before the graph changes: see _show)
         self._show(self.session.gradcheck(output, self.gradient_input.value or None))
-        self.tabs.active = 2
 
     def load_example(self, key):
         ex = examples.get_example(key)
@@ -413,8 +413,10 @@ class Playground(pn.viewable.Viewer):
             self.toggles.value = [r["name"] for r in rows if r.get("requires_grad")]
             step = self._set_steps(snap.get("walk"))
             self._set_modules(snap.get("graph") or {})
-        self._draw(step)
+        # The graph last: a widget shown or hidden after it lays the page out, and so paints the
+        # graph, while Bokeh is still taking in the new data (its labels then overrun their colours).
         self._render_text()
+        self._draw(step)
         self._sync_link()
 
     def _draw(self, step):
