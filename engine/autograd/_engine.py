@@ -24,6 +24,57 @@ _CYCLE_WARNING = (
 )
 _warned_cycle = False
 
+# The graph tasks (backward and grad calls) running, innermost last: for the hooks that ask
+# which task they run in and whether a node will run in it (register_multi_grad_hook).
+_tasks = []
+_task_ids = [0]
+
+
+class _GraphTask:
+    __slots__ = ("id", "reachable", "needed", "captures")
+
+    def __init__(self, reachable, needed, captures):
+        _task_ids[0] += 1
+        self.id, self.reachable, self.needed, self.captures = _task_ids[0], reachable, needed, captures
+
+
+class _Ready:
+    """A ready node in the walk's heap, entered as ``(-seq, _Ready)``. Nodes of one priority (leaves'
+    AccumulateGrad, PyTorch's UINT64_MAX) compare equal, so heapq, whose sifts are those of C++'s
+    std::priority_queue, hands them out in the order PyTorch's ready queue does (a leaf's hooks run in
+    PyTorch's order)."""
+    __slots__ = ("node", "grads")
+
+    def __init__(self, node, grads):
+        self.node, self.grads = node, grads
+
+    def __lt__(self, other):
+        return False
+
+
+def current_graph_task_id():
+    """``torch._C._current_graph_task_id()``: the running backward's id, -1 outside one."""
+    return _tasks[-1].id if _tasks else -1
+
+
+def will_engine_execute_node(node):
+    """``torch._C._will_engine_execute_node``: does the running backward reach ``node`` and run it?"""
+    from .._graph import Node
+
+    if not isinstance(node, Node):
+        raise RuntimeError(f"_will_engine_execute_node expects an grad_fn, but got {type(node).__name__}")
+    if not _tasks:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    task = _tasks[-1]
+    if task.needed is None:
+        return node in task.reachable
+    if node not in task.needed:
+        return False
+    if task.captures and isinstance(node, AccumulateGrad) and (node, 0) in task.captures:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return True
+
 
 def make_grads(outputs, grad_outputs, create_graph):
     grads = []
@@ -104,6 +155,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     # Count, for every reachable node, the edges that will deliver a grad to it (iteratively).
     root_nodes = [n for (n, _), _ in roots]
+    hooked_leaf = False  # a leaf's AccumulateGrad with hooks: then all of them go through the heap
     if targets is None:
         needed = None
         deps = dict.fromkeys(root_nodes, 0)
@@ -116,6 +168,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     else:
                         deps[child] = 1
                         stack.append(child)
+                        if not child._plain and type(child) is AccumulateGrad:
+                            hooked_leaf = True
     else:
         # grad() and backward(inputs=...) run only the nodes that lead to a target.
         target_nodes = {node for node, _ in targets}
@@ -138,11 +192,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         if buf is None:
             buf = buffers[node] = [None] * node._n_outputs
             if deps.get(node, 0) == 0:
-                heapq.heappush(heap, (-node._seq, id(node), node, buf))
+                heapq.heappush(heap, (-node._seq, _Ready(node, buf)))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
 
     captured = {}
     plain_walk = targets is None and not _grad_mode._anomaly["enabled"]
+    # Hook-free leaves made ready run at once (their order cannot be seen), unless a leaf has hooks:
+    # its place in PyTorch's ready queue, among the other leaves, decides when its hooks run.
+    leaves_at_once = plain_walk and not hooked_leaf
     # rules run on NumPy arrays where they can (Op.array_vjps); not when tangents must flow through them
     arrays = plain_walk and not create_graph and not _grad_mode._fw_active
     heappush, heappop = heapq.heappush, heapq.heappop
@@ -152,12 +209,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     prev = _grad_mode._enabled
     _grad_mode._set(create_graph)
     quiet = _quiet_on()  # for the whole walk: the rules' kernels then skip setting it one by one
+    _tasks.append(_GraphTask(deps, needed, None if accumulate or targets is None else targets))
     try:
         while ready is not None or heap:
             if ready is not None:
                 node, grads, ready, ready_grads = ready, ready_grads, None, None
             else:
-                _, _, node, grads = heappop(heap)
+                entry = heappop(heap)[1]
+                node, grads = entry.node, entry.grads
             op = node._op
             plain = op is not None and plain_walk and node._plain
             if plain:
@@ -247,15 +306,15 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     else:  # an array and a tensor, from rules run on arrays and on tensors
                         buf[nr] = _as_tensor(old) + _as_tensor(r)
                 if not n:  # the child is ready
-                    if plain_walk and type(child) is AccumulateGrad and child._plain:
+                    if leaves_at_once and type(child) is AccumulateGrad and child._plain:
                         leaves.append((child, buf))  # a hook-free leaf's node: run once this node is done
                     elif ready is None and not heap:
                         ready, ready_grads = child, buf
                     else:
                         if ready is not None:
-                            heappush(heap, (-ready._seq, id(ready), ready, ready_grads))
+                            heappush(heap, (-ready._seq, _Ready(ready, ready_grads)))
                             ready = None
-                        heappush(heap, (-child._seq, id(child), child, buf))
+                        heappush(heap, (-child._seq, _Ready(child, buf)))
             if plain and not retain_graph and node._saved is not None:
                 node._saved = None  # Node._release, inlined
                 node._freed = True
@@ -266,6 +325,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     _accumulate_grad(leaf.variable, leaf_grads, create_graph, True)
                 leaves.clear()
     finally:
+        _tasks.pop()
         _quiet_off(quiet)
         _grad_mode._set(prev)
 

@@ -9,6 +9,7 @@ and hooks on the tensors a graph saves for backward.
 Packing tensor([2.7183, 2.7183], grad_fn=<ExpBackward0>)
 """
 import contextlib
+import functools
 from typing import NamedTuple, Optional
 
 from .._graph import Node
@@ -16,7 +17,7 @@ from .._tensor import _SAVED_HOOKS, Tensor
 from ..utils.hooks import RemovableHandle
 
 __all__ = ["Node", "RemovableHandle", "GradientEdge", "get_gradient_edge", "increment_version",
-           "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+           "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook"]
 
 
 class GradientEdge(NamedTuple):
@@ -90,3 +91,61 @@ def disable_saved_tensors_hooks(error_message):
         yield
     finally:
         _disabled.pop()
+
+
+def _grad_fn_or_grad_acc(t):
+    if isinstance(t, GradientEdge):
+        return t.node
+    node = t._grad_accumulator() if t.requires_grad and t.grad_fn is None else t.grad_fn
+    if node is None:
+        raise AssertionError("Expected gradient function to be set")
+    return node
+
+
+class _MultiHandle(RemovableHandle):
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """One hook on several tensors. ``mode="all"``: ``fn(grads)`` once per backward, after the grad
+    of every tensor that backward computes (None for the others); ``"any"``: ``fn(grad)`` with the
+    first of them. Returns a handle whose ``remove()`` removes it."""
+    from ._engine import current_graph_task_id, will_engine_execute_node
+
+    supported_modes = ("all", "any")
+    if mode not in supported_modes:
+        raise ValueError(f"Expects mode to be one of {supported_modes} but got {mode}")
+    if mode == "any":
+        ran = set()  # the backward calls (graph task ids) it ran in
+
+        @functools.wraps(fn)
+        def wrapped_fn(grad):
+            task = current_graph_task_id()
+            if task in ran:
+                return
+            ran.add(task)
+            fn(grad)
+
+        return _MultiHandle(tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad))
+
+    count, buffer, expected = {}, {}, [None]  # per graph task: grads seen so far, and those grads
+    grad_fns = [_grad_fn_or_grad_acc(t) for t in tensors]
+
+    def inner_hook(idx, grad):
+        task = current_graph_task_id()
+        seen = count.get(task, 0)
+        count[task] = seen + 1
+        grads = buffer.setdefault(task, [None] * len(tensors))
+        if seen == 0:  # the first grad of this backward: how many it will compute
+            expected[0] = sum(map(will_engine_execute_node, grad_fns))
+        grads[idx] = grad
+        if seen == expected[0] - 1:
+            del count[task], buffer[task]
+            fn(grads)
+
+    return _MultiHandle(tuple(t.register_hook(functools.partial(inner_hook, i)) for i, t in enumerate(tensors)))

@@ -470,6 +470,65 @@ def test_nonleaf_hooks_run_in_order_and_chain(torch_ref, et):
     assert result[1][2] == [12.0, 12.0]
 
 
+def _leaf_hook_order(torch, n, hooked, build):
+    leaves = [torch.tensor([float(i + 1)], requires_grad=True) for i in range(n)]
+    order = []
+    for i in hooked:
+        leaves[i].register_hook(lambda g, i=i: order.append(i))
+    build(torch, leaves).sum().backward()
+    return order
+
+
+def test_leaves_made_ready_together_run_their_hooks_in_pytorchs_order(et):
+    # All leaves' AccumulateGrad share one priority: PyTorch's ready queue (a C++ std::priority_queue)
+    # hands them out in its heap's order, not first in first out, hook-free leaves counted too.
+    cat = lambda torch, leaves: torch.cat(leaves)
+    assert _leaf_hook_order(et, 4, range(4), cat) == [0, 2, 1, 3]
+    assert _leaf_hook_order(et, 7, range(7), cat) == [0, 2, 5, 6, 4, 1, 3]
+    assert _leaf_hook_order(et, 4, (1, 2), cat) == [2, 1]  # (0 and 3 have no hooks)
+    assert _leaf_hook_order(et, 4, (0, 1, 2), cat) == [0, 2, 1]
+    # Made ready by different nodes, they run in the order their nodes ran.
+    assert _leaf_hook_order(et, 4, range(4), lambda torch, l: torch.cat([l[0], l[1]]) * torch.cat([l[2], l[3]])) == [
+        2, 3, 0, 1]
+
+
+@pytest.mark.torch
+def test_leaf_hooks_run_in_pytorchs_order_on_random_graphs(torch_ref, et):
+    import itertools
+    import random
+
+    for n in range(2, 7):
+        for r in range(1, n + 1):
+            for hooked in itertools.combinations(range(n), r):
+                cat = lambda torch, leaves: torch.cat(leaves)
+                assert _leaf_hook_order(et, n, hooked, cat) == _leaf_hook_order(torch_ref, n, hooked, cat), hooked
+
+    def graph(seed):
+        def build(torch, leaves):
+            rnd = random.Random(seed)
+            pool = list(leaves)
+            for _ in range(rnd.randint(1, 6)):
+                parts = rnd.sample(pool, rnd.randint(1, min(4, len(pool))))
+                op = rnd.choice(["cat", "stack", "mul", "add"])
+                if op == "cat":
+                    t = torch.cat([p[:1] for p in parts]).sum().reshape(1)
+                elif op == "stack":
+                    t = torch.stack([p[:1] for p in parts]).sum(0)
+                else:
+                    t = parts[0]
+                    for p in parts[1:]:
+                        t = t * p if op == "mul" else t + p
+                pool.append(t)
+            return torch.cat(pool[len(leaves):])
+        return build
+
+    for seed in range(150):
+        rnd = random.Random(seed)
+        n = rnd.randint(2, 8)
+        hooked = [i for i in range(n) if rnd.random() < 0.6]
+        assert _leaf_hook_order(et, n, hooked, graph(seed)) == _leaf_hook_order(torch_ref, n, hooked, graph(seed)), seed
+
+
 @pytest.mark.torch
 def test_retain_grad_sees_grad_after_hooks(torch_ref, et):
     def fn(torch):

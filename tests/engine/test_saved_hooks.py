@@ -1,5 +1,5 @@
 """Hooks on saved tensors (``torch.autograd.graph.saved_tensors_hooks``, ``_raw_saved_*.register_hooks``,
-``save_on_cpu``, ``disable_saved_tensors_hooks``) and gradient edges, against real PyTorch 2.13: what the
+``save_on_cpu``, ``disable_saved_tensors_hooks``), gradient edges and multi-grad hooks, against real PyTorch 2.13: what the
 hooks receive and when, in which order, what unpacking gives back, and the errors. Each scenario runs
 with both modules and prints; the transcripts must be equal."""
 import re
@@ -294,11 +294,63 @@ def hooks_on_a_raw_saved_index(torch, say):
         say(e)
 
 
+def multi_grad_hook_all(torch, say):
+    # The docstring's example, then other graphs, grad(), a hook inside the hook, removal.
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    b = torch.tensor([4., 5., 6.], requires_grad=True)
+    c = a * b
+    d = a * b
+    e = torch.tensor([7.], requires_grad=True)  # in no graph below: not waited for
+    f = torch.tensor([8.], requires_grad=True)
+
+    def fn(grads):
+        say("all:", [None if g is None else g.tolist() for g in grads])
+
+    handle = torch.autograd.graph.register_multi_grad_hook((a, b, c, d, e), fn)
+    say(type(handle).__name__, len(handle.handles))
+    c.sum().backward(retain_graph=True)
+    c.sum().backward(inputs=(a,), retain_graph=True)
+    (c * 2 + d).sum().backward(retain_graph=True)
+    say(torch.autograd.grad(c.sum(), c, retain_graph=True))
+    say(torch.autograd.grad((c * d).sum(), (c, d), retain_graph=True))
+    def inner_fn(grads):
+        with torch.enable_grad():  # (backward runs its hooks with grad mode off)
+            say("inner", torch.autograd.grad((f * 3).sum(), f))  # (a backward of its own)
+
+    inner = torch.autograd.graph.register_multi_grad_hook((c,), inner_fn)
+    (c + d).sum().backward(retain_graph=True)
+    inner.remove()
+    handle.remove()
+    c.sum().backward(retain_graph=True)
+    say("removed")
+    torch.autograd.graph.register_multi_grad_hook((a, b), fn)
+    torch.autograd.grad(c.sum(), a)
+
+
+def multi_grad_hook_any(torch, say):
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = torch.tensor([3., 4.], requires_grad=True)
+    n = torch.tensor([5., 6.])  # (does not require grad: left out, no error)
+    out = (a * b).sum() + (a ** 2).sum()
+    handle = torch.autograd.graph.register_multi_grad_hook((a, b, n), lambda g: say("any:", g), mode="any")
+    say(len(handle.handles))
+    out.backward(retain_graph=True)
+    out.backward(retain_graph=True)
+    say(torch.autograd.grad(out, b))
+    for bad in (lambda: torch.autograd.graph.register_multi_grad_hook((a, b), print, mode="first"),
+                lambda: torch.autograd.graph.register_multi_grad_hook((a, n), print)):
+        try:
+            bad()
+        except Exception as e:  # noqa: BLE001
+            say(type(e).__name__, e)
+
+
 SCENARIOS = [tutorial_order, packs_run_under_no_grad, result_and_matmul, transforming_hooks,
              stored_elsewhere_double_backward, nested_and_unwound, register_hooks_on_raw_saved,
              freed_after_backward, unpack_must_give_a_tensor, pack_must_not_modify, no_version_check_with_hooks,
              disabled, save_on_cpu, custom_function, gradient_edges, reading_a_saved_tensor_runs_only_its_unpack_hook,
-             backward_uses_what_unpack_gives, hooks_on_a_raw_saved_index]
+             backward_uses_what_unpack_gives, hooks_on_a_raw_saved_index, multi_grad_hook_all,
+             multi_grad_hook_any]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__)
@@ -325,6 +377,13 @@ def test_transcripts_say_what_they_should(et):
         "raised RuntimeError Trying to backward through the graph a second time")
     assert _transcript(et, stored_elsewhere_double_backward).splitlines()[0] == "3"  # x twice, x * x once
     assert "SavedTensor <torch._C._autograd.SavedTensor object at 0x?>" in _transcript(et, result_and_matmul)
+    t = _transcript(et, multi_grad_hook_all).splitlines()
+    assert t[1:3] == ["all: [[4.0, 5.0, 6.0], [1.0, 2.0, 3.0], [1.0, 1.0, 1.0], None, None]",  # c's graph only
+                      "all: [[4.0, 5.0, 6.0], None, [1.0, 1.0, 1.0], None, None]"]  # inputs=(a,)
+    assert t[-3:-1] == ["all: [[8.0, 10.0, 12.0], [2.0, 4.0, 6.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0], None]",
+                        "removed"]
+    assert _transcript(et, multi_grad_hook_any).splitlines()[1:4] == [
+        "any: tensor([5., 8.])", "any: tensor([5., 8.])", "any: tensor([1., 2.])"]  # once per backward
 
 
 def test_packed_objects_are_released_by_backward(et):
