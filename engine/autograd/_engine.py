@@ -555,6 +555,10 @@ def _check_nan(node, outs):
 
 def call_node(node, grads):
     """``grad_fn(*grads)``: run one node by hand, as PyTorch allows."""
-    grads = [g for g in grads] + [None] * (node._n_outputs - len(grads))
+    if len(grads) != node._n_outputs:
+        raise TypeError(f"expected {node._n_outputs} arguments, got {len(grads)} instead")
+    for i, g in enumerate(grads):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
     outs = apply_node(node, grads, _grad_mode._enabled)
     return outs[0] if len(outs) == 1 else tuple(outs)

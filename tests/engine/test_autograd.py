@@ -561,6 +561,28 @@ def test_node_hooks(torch_ref, et):
     same(torch_ref, et, fn)
 
 
+@pytest.mark.torch
+def test_calling_a_node_by_hand(torch_ref, et):
+    def fn(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        a, _ = y.unbind(0)
+        acc = x.sum().grad_fn.next_functions[0][0]
+        calls = [(a.grad_fn, (torch.tensor(1.0), None)), (a.grad_fn, (torch.tensor(1.0),)), (acc, ()),
+                 (y.grad_fn, (None,)), (y.grad_fn, (1.0,)), (y.grad_fn, (torch.ones(2),)), (acc, (torch.ones(2),))]
+        results = []
+        for node, args in calls:
+            try:
+                results.append(node(*args))
+            except TypeError as e:
+                results.append(str(e))
+        return results, x.grad
+
+    result = same(torch_ref, et, fn)[0][1]
+    assert result[0][1:3] == ["expected 2 arguments, got 1 instead", "expected 1 arguments, got 0 instead"]
+    assert result[0][4] == "argument 0 is not a Variable"
+
+
 # ----- Grad modes, detach -----
 
 @pytest.mark.torch
