@@ -44,7 +44,7 @@ UI = {
            "embed": "Embed code copied. Paste it into a course page's HTML: it shows this playground, in this "
                     "state, and each reader gets their own copy to play with.",
            "open": "Open in a new tab ↗",
-           "own_code": "Your own code",
+           "own_code": panels.OWN_CODE["en"],
            "restore": ("Restore the example", "Put the example's own code back and run it"),
            "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
                       "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
@@ -60,7 +60,7 @@ UI = {
            "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案",
            "embed": "嵌入代码已复制。把它粘贴到课程网页的 HTML 中：网页会显示处于此状态的 playground，每位读者都能独立操作。",
            "open": "在新标签页中打开 ↗",
-           "own_code": "你自己的代码",
+           "own_code": panels.OWN_CODE["zh"],
            "restore": ("恢复示例", "换回示例原来的代码并运行"),
            "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
                       "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",

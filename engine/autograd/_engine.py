@@ -5,13 +5,14 @@ delivered its gradient, in PyTorch's order (latest-created first, ``AccumulateGr
 No recursion, so a 100,000-op chain is fine in CPython and in Pyodide.
 """
 import heapq
+import itertools
 import sys
 import warnings
 
 import numpy as np
 
 from .. import _grad_mode
-from .._graph import AccumulateGrad, freed_error
+from .._graph import AccumulateGrad, Node, freed_error
 from .graph import GradientEdge
 from .._ops import _quiet_off, _quiet_on, _sum_to, sum_to, to_dtype
 from .._tensor import _UNWORKED, Size, Tensor, _ndarray, _wrap, unpack_saved, unpack_with_attrs
@@ -27,15 +28,14 @@ _warned_cycle = False
 # The graph tasks (backward and grad calls) running, innermost last: for the hooks that ask
 # which task they run in and whether a node will run in it (register_multi_grad_hook).
 _tasks = []
-_task_ids = [0]
+_task_ids = itertools.count(1)
 
 
 class _GraphTask:
     __slots__ = ("id", "reachable", "needed", "captures")
 
     def __init__(self, reachable, needed, captures):
-        _task_ids[0] += 1
-        self.id, self.reachable, self.needed, self.captures = _task_ids[0], reachable, needed, captures
+        self.id, self.reachable, self.needed, self.captures = next(_task_ids), reachable, needed, captures
 
 
 class _Ready:
@@ -59,8 +59,6 @@ def current_graph_task_id():
 
 def will_engine_execute_node(node):
     """``torch._C._will_engine_execute_node``: does the running backward reach ``node`` and run it?"""
-    from .._graph import Node
-
     if not isinstance(node, Node):
         raise RuntimeError(f"_will_engine_execute_node expects an grad_fn, but got {type(node).__name__}")
     if not _tasks:

@@ -133,18 +133,20 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
         return _MultiHandle(tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad))
 
-    count, buffer, expected = {}, {}, [None]  # per graph task: grads seen so far, and those grads
+    count, buffer = {}, {}  # per graph task: grads seen so far, and those grads
+    expected = None  # how many grads the running backward computes
     grad_fns = [_grad_fn_or_grad_acc(t) for t in tensors]
 
     def inner_hook(idx, grad):
+        nonlocal expected
         task = current_graph_task_id()
         seen = count.get(task, 0)
         count[task] = seen + 1
         grads = buffer.setdefault(task, [None] * len(tensors))
         if seen == 0:  # the first grad of this backward: how many it will compute
-            expected[0] = sum(map(will_engine_execute_node, grad_fns))
+            expected = sum(map(will_engine_execute_node, grad_fns))
         grads[idx] = grad
-        if seen == expected[0] - 1:
+        if seen == expected - 1:
             del count[task], buffer[task]
             fn(grads)
 

@@ -1,6 +1,7 @@
 """The examples menu: one ready example per concept of the autograd tutorials, in English and
 Chinese, each with the Backward settings to start from."""
 import ast
+import functools
 import re
 from dataclasses import asdict, dataclass
 
@@ -601,9 +602,10 @@ def _assigned(code):
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+@functools.lru_cache(maxsize=None)  # (asked at every render of the text)
 def explained_names(example):
     """The variables of the example's code that its explanation talks about."""
-    return _assigned(example.code) & set(re.findall(r"[A-Za-z_]\w*", example.explain("en")))
+    return frozenset(_assigned(example.code) & set(re.findall(r"[A-Za-z_]\w*", example.explain("en"))))
 
 
 def _lines(code):

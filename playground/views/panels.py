@@ -229,9 +229,9 @@ def gradcheck_html(check, language="en"):
     return "".join(parts)
 
 
+OWN_CODE = {"en": "Your own code", "zh": "你自己的代码"}  # (also the examples menu's entry for it)
 _EDITED = {"en": "edited", "zh": "已修改"}
-_APART = {"en": ("Your own code", "What «{}» explains (its code had other variables)"),
-          "zh": ("你自己的代码", "示例「{}」的说明（它的代码里的变量与现在不同）")}
+_APART = {"en": "What «{}» explains (its code had other variables)", "zh": "示例「{}」的说明（它的代码里的变量与现在不同）"}
 
 
 def explanation_html(example, language, relation="same"):
@@ -241,7 +241,7 @@ def explanation_html(example, language, relation="same"):
         return ""
     title, text = escape(example.title(language)), escape(example.explain(language))
     if relation == "apart":
-        own, about = _APART.get(language, _APART["en"])
+        own, about = OWN_CODE.get(language, OWN_CODE["en"]), _APART.get(language, _APART["en"])
         return (f'<div class="ap-explain"><div class="ap-explain-title">{escape(own)}</div>'
                 f'<details><summary>{escape(about.format(example.title(language)))}</summary><p>{text}</p>'
                 f'</details></div>')
