@@ -11,6 +11,10 @@ tensor([[4.5000, 4.5000],
 """
 import builtins as _builtins
 
+from . import _torch_names
+
+_torch_names.install()  # (first: the classes of every engine module imported from here on print as PyTorch's)
+
 from . import _dtypes, _lazy, _methods, _sampling, _storage  # noqa: F401  (binds the Tensor methods)
 from ._storage import TypedStorage, UntypedStorage, is_storage
 from ._dtypes import (bool_ as bool, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,

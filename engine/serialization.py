@@ -16,7 +16,7 @@ import zipfile
 
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _torch_names
 from ._tensor import Size, Tensor, _wrap, device
 from .nn.parameter import Parameter
 
@@ -91,6 +91,8 @@ class _Pickler(pickle._Pickler):  # the Python pickler: its save_global can name
             return device, (str(obj),)
         if isinstance(obj, _dtypes.dtype):
             return str(obj).split(".")[-1]  # pickled as the global torch.<name>
+        if type(obj) in _torch_names.RENAMED:  # as PyTorch pickles it: its class by PyTorch's name
+            return object.__reduce_ex__(obj, self.proto)
         return NotImplemented
 
     def save_global(self, obj, name=None):
@@ -178,6 +180,9 @@ class _Unpickler(pickle.Unpickler):
                 f"`torch.serialization.add_safe_globals([{module}.{name}])` or the "
                 f"`torch.serialization.safe_globals([{module}.{name}])` context manager to allowlist this global if "
                 "you trust this class/function."))
+        found = _torch_names.BY_TORCH_NAME.get((module, name))
+        if found is not None:
+            return found
         if module == "torch" or module.startswith("torch."):
             module = "engine" + module[len("torch"):]
         return super().find_class(module, name)

@@ -432,3 +432,52 @@ def test_hypothesis_matches_torch_with_printoptions(torch_ref, arr, grad_kind, o
 def test_hypothesis_matches_torch_default_float64(torch_ref, arr):
     with default_dtype(torch_ref, torch_ref.float64):
         check_array(torch_ref, arr, "none")
+
+
+# The namespaces whose classes users print (``type(model)``, ``torch.optim.SGD``, ...).
+CLASS_NAMESPACES = ["", ".nn", ".nn.modules", ".nn.parameter", ".nn.utils.rnn", ".nn.utils.parametrize", ".optim",
+                    ".optim.lr_scheduler", ".optim.swa_utils", ".autograd", ".autograd.graph", ".autograd.function",
+                    ".autograd.forward_ad", ".autograd.grad_mode", ".autograd.anomaly_mode", ".utils.data",
+                    ".utils.hooks", ".distributions", ".distributions.constraints", ".distributions.transforms"]
+
+
+@pytest.mark.torch
+def test_classes_print_with_pytorchs_module_paths(torch_ref, et):
+    """``type(model)`` is ``<class 'torch.nn.modules.linear.Linear'>``, not the engine's own path."""
+    import importlib
+
+    compared = []
+    for ns in CLASS_NAMESPACES:
+        ours, theirs = importlib.import_module("engine" + ns), importlib.import_module("torch" + ns)
+        for name in dir(theirs):
+            cls = getattr(theirs, name)
+            if name.startswith("_") or not isinstance(cls, type) or not isinstance(getattr(ours, name, None), type):
+                continue
+            assert repr(getattr(ours, name)) == repr(cls), f"torch{ns}.{name}"
+            compared.append(name)
+    assert {"Linear", "Sequential", "SGD", "StepLR", "no_grad", "Generator", "Node", "Function", "DataLoader",
+            "Normal", "RemovableHandle", "Variable"} <= set(compared) and len(compared) > 250
+    model = et.nn.Sequential(et.nn.Linear(2, 1))
+    assert repr(type(model[0])) == "<class 'torch.nn.modules.linear.Linear'>"
+    assert repr(type(et.optim.Adam(model.parameters()))) == "<class 'torch.optim.adam.Adam'>"
+
+
+def test_classes_imported_straight_from_their_module_print_as_pytorchs():
+    """A module imported by its own path (``from torch.optim.lr_scheduler import StepLR``), before
+    anything else loaded it, renames its classes too; plain pickle still finds them."""
+    import subprocess
+    import sys
+
+    import engine
+
+    code = ("import pickle, engine\n"
+            "from engine.optim.lr_scheduler import StepLR\n"
+            "import engine.distributions.normal as normal\n"
+            "print(StepLR, normal.Normal)\n"
+            "d = pickle.loads(pickle.dumps(normal.Normal(engine.tensor(0.0), engine.tensor(2.0))))\n"
+            "print(type(d) is normal.Normal, d.scale)\n"
+            "print('torch' in __import__('sys').modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=engine.__path__[0] + "/..")
+    assert out.stdout.splitlines() == ["<class 'torch.optim.lr_scheduler.StepLR'> "
+                                       "<class 'torch.distributions.normal.Normal'>", "True tensor(2.)", "False"], \
+        out.stderr

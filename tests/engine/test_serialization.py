@@ -101,16 +101,41 @@ def test_weights_only_as_in_pytorch(torch_ref, et):
     assert f"Unsupported global: GLOBAL {Thing.__module__}.Thing was not an allowed global" in messages[1]
 
 
-def test_whole_modules_need_weights_only_false(et):
-    model = et.nn.Linear(2, 1)
+def _whole_model(T):
+    T.manual_seed(0)
+    model = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.ReLU(), T.nn.Linear(3, 1))
+    return model, T.optim.lr_scheduler.StepLR(T.optim.SGD(model.parameters(), lr=0.1), 2)
+
+
+def test_whole_modules_need_weights_only_false(torch_ref, et):
+    """Modules, optimizers and schedulers pickle under PyTorch's class names: PyTorch's weights_only
+    error names the same global, and a whole model saved by either loads in the other."""
+    messages = []
+    for T in (torch_ref, et):
+        buf = io.BytesIO()
+        T.save(_whole_model(T)[0], buf)
+        buf.seek(0)
+        with pytest.raises(pickle.UnpicklingError) as err:
+            T.load(buf)
+        messages.append(str(err.value))
+    assert messages[1] == messages[0]
+    assert "GLOBAL torch.nn.modules.container.Sequential was not an allowed global" in messages[1]
+    for src, dst in ((et, torch_ref), (torch_ref, et), (et, et)):
+        model, sched = _whole_model(src)
+        model2, sched2 = _roundtrip(src, dst, (model, sched), weights_only=False)
+        assert type(model2) is dst.nn.Sequential and type(model2[2]) is dst.nn.Linear
+        assert type(sched2) is dst.optim.lr_scheduler.StepLR and type(sched2.optimizer) is dst.optim.SGD
+        x = [[0.5, -1.0], [2.0, 0.25]]
+        assert model2(dst.tensor(x)).tolist() == model(src.tensor(x)).tolist()
+        assert repr(model2) == repr(model)
+    pkl = zipfile.ZipFile(io.BytesIO(_saved_bytes(et, _whole_model(et)[0]))).read("archive/data.pkl")
+    assert b"torch.nn.modules.linear\nLinear" in pkl and b"engine" not in pkl
+
+
+def _saved_bytes(T, obj):
     buf = io.BytesIO()
-    et.save(model, buf)
-    buf.seek(0)
-    with pytest.raises(pickle.UnpicklingError, match="GLOBAL engine.nn.modules.linear.Linear was not an allowed"):
-        et.load(buf)
-    buf.seek(0)
-    loaded = et.load(buf, weights_only=False)
-    assert type(loaded) is et.nn.Linear and loaded.weight.equal(model.weight)
+    T.save(obj, buf)
+    return buf.getvalue()
 
 
 def test_not_a_checkpoint(et):
