@@ -6,10 +6,9 @@ import math
 
 import numpy as np
 
-from . import _grad_mode
 from ._ops import (_grad_edges_only, _not_implemented, _quietly, _saved_attr, _saved_slot, _saved_tensor_attr,
                    _scalar_type, _zero_grad, defop, leaky_relu_backward, need_int, need_number, need_tensor,
-                   register_saved)
+                   not_differentiable, register_saved)
 from ._tensor import record
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -318,9 +317,7 @@ def multi_margin_loss(input, target, p, margin, weight, reduction):
     """``torch._C._nn.multi_margin_loss``: one MultiMarginLossBackward0 node."""
     need_tensor("multi_margin_loss", "input", 1, input)
     need_tensor("multi_margin_loss", "target", 2, target)
-    if weight is not None and weight._requires_grad and _grad_mode._enabled:
-        raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument "
-                           "'weight'. This input cannot have requires_grad True.")
+    not_differentiable("multi_margin_loss", "weight", weight)
     _margin_input_check(input)
     nframe = 1 if input.dim() <= 1 else input.shape[0]
     dim = 1 if input.dim() == 0 else input.shape[-1]

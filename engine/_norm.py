@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _grad_mode
 from ._ops import (_add_scalar, _mul_scalar, _record_shared, _saved_attr, _saved_optional, _saved_output, _saved_slot,
-                   _saved_tensor_attr, _scalar_type, _shared_rules, defop, register_saved)
+                   _saved_tensor_attr, _scalar_type, _shared_rules, defop, not_differentiable, register_saved)
 from ._tensor import Size, _wrap
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm"]
@@ -161,6 +161,8 @@ def _stat_dims(ndim):
 def _native_batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)``, the output recorded as NativeBatchNormBackward0;
     in training the running statistics (when given) are updated in place, their version kept."""
+    not_differentiable("native_batch_norm", "running_mean", running_mean)
+    not_differentiable("native_batch_norm", "running_var", running_var)
     d = x._data
     dt = d.dtype
     f = _float(d)

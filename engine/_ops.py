@@ -183,6 +183,14 @@ def need_tensor(fname, arg, pos, x):
         raise tensor_expected(fname, arg, pos, x)
 
 
+def not_differentiable(fname, arg, t):
+    """PyTorch's error for a tensor requiring grad where ``fname``'s derivative formula has none
+    (a loss's weight, batch norm's running statistics), checked only while grad mode is on."""
+    if t is not None and t._requires_grad and _grad_mode._enabled:
+        raise RuntimeError(f"The function '{fname}' is not differentiable with respect to argument '{arg}'. "
+                           "This input cannot have requires_grad True.")
+
+
 def _arg_type(v):
     return "Tensor" if isinstance(v, Tensor) else type_name(v)
 
@@ -1547,7 +1555,9 @@ HARDSIGMOID_BACKWARD = defop("NotImplemented", _not_implemented("hardsigmoid_bac
 
 
 def _hardsigmoid_backward(go, x):
-    return np.where((x > -3) & (x < 3), go * go.dtype.type(1 / 6), 0)
+    # PyTorch's kernel multiplies by the float 1.0f / 6.0f (so a double grad is off 1/6 by 3e-8), in float for halves
+    g = go.astype(np.float32) * np.float32(1 / 6) if go.dtype.itemsize < 4 else go * go.dtype.type(np.float32(1 / 6))
+    return np.where((x > -3) & (x < 3), g.astype(go.dtype, copy=False), 0)
 
 
 def hardsigmoid_backward(grad_output, x):
@@ -4125,6 +4135,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({Size(target._data.shape)}) must be the same as input size ({Size(input._data.shape)})")
+    not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
+    not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     x, y = input._data, target._data.astype(input._data.dtype, copy=False)
     sp = np.logaddexp(0, -x)  # log(1 + exp(-x)) without overflow
     if pos_weight is None:
@@ -4146,6 +4158,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"({Size(input._data.shape)}) is deprecated. Please ensure they have the same size.")
     if isinstance(weight, Tensor):  # (F.binary_cross_entropy's expand: the node keeps the weight expanded)
         weight = expand(weight, _broadcast_checked(target._data.shape, weight._data.shape))
+    not_differentiable("binary_cross_entropy", "weight", weight)
     p, y = input._data, target._data
     if ((p < 0) | (p > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -4312,6 +4325,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _nll_loss(op, input, target, weight, ignore_index, reduction):
+    not_differentiable("nll_loss_forward" if op is NLL else "nll_loss2d_forward", "weight", weight)
     x, tgt = input._data, target._data
     if tgt.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
@@ -8587,12 +8601,13 @@ def softshrink(input, lambd=0.5):
 
 def _prelu_grads(g, x, weight, **_):
     """``(grad_input, grad_weight)`` at once, as PyTorch's ``_prelu_kernel_backward`` gives them (a
-    double backward is one PreluKernelBackwardBackward0 node); the weight's summed to its shape."""
+    double backward is one PreluKernelBackwardBackward0 node); the weight's at the input's shape,
+    summed to its own on the way to it (a node called by hand returns it unsummed, as PyTorch's)."""
     if _grad_mode._enabled or _grad_mode._fw_active:
         gx, gw = record(PRELU_BACKWARD, (g, x, weight), _prelu_backward(g._data, x._data, weight._data), n_outputs=2)
     else:
         gx, gw = (_wrap(r) for r in _prelu_backward(g._data, x._data, weight._data))
-    return gx, sum_to(gw, weight._data.shape)
+    return gx, gw
 
 
 def _prelu_backward(go, x, w):
@@ -8681,9 +8696,7 @@ def soft_margin_loss(input, target, reduction="mean"):
     """``log(1 + exp(-target * input))``, then ``reduction``: one SoftMarginLossBackward0 node."""
     need_tensor("soft_margin_loss", "input", 1, input)
     need_tensor("soft_margin_loss", "target", 2, target)
-    if target._requires_grad and _grad_mode._enabled:
-        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument "
-                           "'target'. This input cannot have requires_grad True.")
+    not_differentiable("soft_margin_loss", "target", target)
     x, y = np.broadcast_arrays(input._data, target._data.astype(input._data.dtype, copy=False))
     loss = _reduce(np.logaddexp(0, -y * x).astype(input._data.dtype, copy=False), reduction)
     return record(SOFT_MARGIN, (input,), loss, {"target": y, "reduction": reduction})

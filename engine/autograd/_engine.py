@@ -475,9 +475,10 @@ def _accumulate(t, g, create_graph):
         t._grad._vc[0] += 1
 
 
-def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=False):
+def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=False, by_hand=False):
     """Run one node: tensor hooks, retain_grad, pre-hooks, the backward rule, post-hooks.
-    ``owned``: ``grads`` is the walk's own buffer, not tensors a caller passed in."""
+    ``owned``: ``grads`` is the walk's own buffer, not tensors a caller passed in. ``by_hand``:
+    ``grad_fn(*grads)``, which gives the rule's results as they come (see _apply_rule)."""
     if node._tensor_pre_hooks and not hooks_done:
         for nr in node._tensor_pre_hooks:
             grads[nr] = _hooked_grad(node, nr, grads[nr])
@@ -505,7 +506,7 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=F
     elif node._op is None:
         outs = node._custom_backward(grads, create_graph)
     else:
-        outs = _apply_rule(node, grads, needed)
+        outs = _apply_rule(node, grads, needed, not by_hand)
 
     if node._hooks:
         for h in list(node._hooks.values()):
@@ -517,7 +518,9 @@ def apply_node(node, grads, create_graph, needed=None, hooks_done=False, owned=F
     return outs
 
 
-def _apply_rule(node, grads, needed):
+def _apply_rule(node, grads, needed, fit=True):
+    """The rule's grads, each summed to its input's shape and cast to its dtype (``fit``) as PyTorch's
+    engine does on the way to the next node: a node called by hand returns them unfitted."""
     vjps = node._op.vjps
     ans, args, attrs = unpack_with_attrs(node)
     if node._n_outputs == 1:
@@ -535,7 +538,7 @@ def _apply_rule(node, grads, needed):
             outs.append(None)
             continue
         r = vjps[i](g, ans, *args) if attrs is None else vjps[i](g, ans, *args, **attrs)
-        if r is not None:
+        if r is not None and fit:
             shape, dt = metas[i]
             if r._data.shape != shape:
                 r = sum_to(r, shape)
@@ -558,5 +561,5 @@ def call_node(node, grads):
     for i, g in enumerate(grads):
         if g is not None and not isinstance(g, Tensor):
             raise TypeError(f"argument {i} is not a Variable")
-    outs = apply_node(node, grads, _grad_mode._enabled)
+    outs = apply_node(node, grads, _grad_mode._enabled, by_hand=True)
     return outs[0] if len(outs) == 1 else tuple(outs)

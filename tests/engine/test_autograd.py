@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 import pytest
 
-from tests.engine.opinfo import outcome, same
+from tests.engine.opinfo import CASES, outcome, same
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have already "
@@ -581,6 +581,43 @@ def test_calling_a_node_by_hand(torch_ref, et):
     result = same(torch_ref, et, fn)[0][1]
     assert result[0][1:3] == ["expected 2 arguments, got 1 instead", "expected 1 arguments, got 0 instead"]
     assert result[0][4] == "argument 0 is not a Variable"
+
+
+def _called_by_hand(torch, case):
+    """What the node of ``case``'s first output gives when called with 0.5s: shapes, dtypes, values."""
+    inputs = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in case.inputs()]
+    out = case.fn(torch, *inputs)
+    outs = [o for o in (out if isinstance(out, (tuple, list)) else (out,)) if getattr(o, "grad_fn", None)]
+    if not outs:
+        return None
+    node = outs[0].grad_fn
+    grads = node(*[torch.full_like(o, 0.5) for o in outs if o.grad_fn is node])
+    return [None if g is None else (tuple(g.shape), str(g.dtype), g.detach().numpy())
+            for g in (grads if isinstance(grads, tuple) else (grads,))]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_a_node_called_by_hand_gives_its_grads_as_pytorchs_does(torch_ref, et, case):
+    """Unsummed over broadcast dims (``(a + b).grad_fn(g)`` gives ``b`` a grad of ``a``'s shape): summing
+    them to each input's shape is the backward pass's step on the way to the next node."""
+    def run(torch):
+        try:
+            return "ok", _called_by_hand(torch, case)
+        except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+            return type(e).__name__, str(e)
+
+    (kind, got), (expected_kind, expected) = run(et), run(torch_ref)
+    assert kind == expected_kind
+    if kind != "ok":
+        assert got == expected
+        return
+    assert (got is None) == (expected is None) and len(got or ()) == len(expected or ())
+    for g, e in zip(got or (), expected or ()):
+        assert (g is None) == (e is None)
+        if g is not None:
+            assert g[:2] == e[:2]
+            np.testing.assert_allclose(g[2], e[2], rtol=1e-10, atol=1e-12)
 
 
 # ----- Grad modes, detach -----

@@ -23,6 +23,11 @@ def _chain(out, depth=8):
     return names
 
 
+def _no_grad(t, fn):
+    with t.no_grad():
+        return fn()
+
+
 def _seen(t, fn, *leaves):
     """``fn``'s value, its graph's node names and the leaves' grads."""
     out = fn(*leaves)
@@ -76,6 +81,21 @@ CASES = {
     "softshrink(-1)": lambda t: t.nn.functional.softshrink(t.ones(2), -1.0),
     "hardshrink(1.0)": lambda t: t.nn.functional.hardshrink(1.0),
     "soft_margin_loss(target requires grad)": lambda t: t.nn.functional.soft_margin_loss(_x(t), _x(t)),
+    # a weight (or running statistic) that requires grad: the formulas have no derivative for it
+    "bce(weight requires grad)": lambda t: t.nn.functional.binary_cross_entropy(
+        _x(t).sigmoid(), _y(t).abs().clamp(max=1), weight=_x(t)),
+    "bce_with_logits(weight requires grad)": lambda t: t.nn.functional.binary_cross_entropy_with_logits(
+        _x(t), _y(t), weight=_x(t)),
+    "bce_with_logits(pos_weight requires grad)": lambda t: t.nn.functional.binary_cross_entropy_with_logits(
+        _x(t), _y(t), pos_weight=_x(t)),
+    "cross_entropy(weight requires grad)": lambda t: t.nn.functional.cross_entropy(
+        _x(t).reshape(2, 3), t.tensor([0, 2]), weight=_x(t)[0, :3].detach().requires_grad_()),
+    "cross_entropy(weight requires grad, no_grad)": lambda t: _no_grad(t, lambda: t.nn.functional.cross_entropy(
+        _x(t).reshape(2, 3), t.tensor([0, 2]), weight=_x(t)[0, :3].detach().requires_grad_())),
+    "nll_loss 3-D(weight requires grad)": lambda t: t.nn.functional.nll_loss(
+        _x(t).reshape(2, 3, 1), t.tensor([[0], [2]]), weight=_x(t)[0, :3].detach().requires_grad_()),
+    "batch_norm(running_var requires grad)": lambda t: t.nn.functional.batch_norm(
+        _x(t).reshape(3, 2), t.zeros(2), t.ones(2, requires_grad=True), training=True),
     "margin_ranking_loss(dims)": lambda t: t.nn.functional.margin_ranking_loss(t.ones(2), t.ones(2, 1), t.ones(2)),
     "poisson_nll_loss(reduction)": lambda t: t.nn.functional.poisson_nll_loss(_x(t), _y(t), reduction="avg"),
 }
