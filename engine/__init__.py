@@ -26,6 +26,9 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          seed, set_rng_state, tensor, zeros, zeros_like)
 from ._factories import (bartlett_window, blackman_window, empty_strided, hamming_window, hann_window,  # noqa: E402
                          kaiser_window)
+from ._settings import (are_deterministic_algorithms_enabled, get_float32_matmul_precision,
+                        is_deterministic_algorithms_warn_only_enabled, set_default_tensor_type,
+                        set_float32_matmul_precision, use_deterministic_algorithms)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                          set_grad_enabled)
 from ._ops import adjoint, amin, broadcast_to, ger, outer, unsafe_chunk, unsafe_split  # noqa: E402
@@ -222,37 +225,10 @@ def broadcast_shapes(*shapes):
     return Size(result)
 
 
-class _Cuda:
-    """``torch.cuda``: there is no GPU here, so tutorial code takes its CPU branch."""
-
-    @staticmethod
-    def is_available():
-        return False
-
-    @staticmethod
-    def device_count():
-        return 0
-
-    @staticmethod
-    def manual_seed(seed):
-        return None
-
-    manual_seed_all = manual_seed
-
-
-class _Backends:
-    class mps:
-        @staticmethod
-        def is_available():
-            return False
-
-
-cuda = _Cuda()
-backends = _Backends()
-
-
 # Loaded at first use, not at import: the page's first view waits for ``import engine``.
-_LAZY = {"linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "vmap"), "utils": ("utils", None), "serialization": ("serialization", None),
+_LAZY = {"cuda": ("cuda", None), "backends": ("backends", None), "accelerator": ("accelerator", None),
+         "version": ("version", None), "random": ("random", None),
+         "linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "vmap"), "utils": ("utils", None), "serialization": ("serialization", None),
          "distributions": ("distributions", None),
          "special": ("special", None),
          **{name: ("_gamma", name) for name in ("_standard_gamma", "_standard_gamma_grad", "_sample_dirichlet",

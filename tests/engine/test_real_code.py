@@ -813,6 +813,60 @@ lines("device_more", ["torch.device('cuda:0')", "torch.device('cpu', 0)", "str(t
     "torch.ones(2).device.type", "torch.ones(2).to(torch.device('cpu')).device", "torch.ones(2, device=torch.device('cpu', 0)).device",
     "torch.backends.mps.is_available()", "torch.ones(2).to('cpu', non_blocking=True)", "torch.ones(2).to(torch.ones(1, dtype=torch.float64))",
     "torch.device('gpu')", "torch.ones(2).pin_memory()" ])
+# ---- the set-up lines real code runs first: which device, seeds everywhere, reproducibility switches
+case("device_and_seed_boilerplate", """
+import random
+import numpy as np
+import torch.backends.cudnn as cudnn
+
+def set_seed(seed):
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.cuda.manual_seed(seed)
+    torch.cuda.manual_seed_all(seed)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+
+set_seed(42)
+cudnn.enabled = True
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+print(f"Using {device} device")
+device = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
+print(f"Using {device} device", torch.backends.cudnn.deterministic, cudnn.benchmark)
+torch.use_deterministic_algorithms(True)
+print(torch.are_deterministic_algorithms_enabled(), torch.rand(2, device=device))
+with torch.random.fork_rng():
+    print(torch.rand(1))
+print(torch.rand(1), torch.random.initial_seed())
+import warnings
+warnings.filterwarnings("ignore", message="torch.set_default_tensor_type")
+torch.set_default_tensor_type(torch.DoubleTensor)
+print(torch.tensor([1.5]).dtype, torch.zeros(1))
+torch.set_default_tensor_type("torch.FloatTensor")
+print(torch.get_default_dtype())
+torch.use_deterministic_algorithms(False)
+""")
+lines("runtime_switches", [
+    "torch.cuda.device_count()", "torch.cuda.is_initialized()", "torch.cuda.empty_cache()",
+    "torch.cuda.memory_allocated()", "torch.cuda.current_device()", "torch.cuda.get_device_name(0)",
+    "torch.cuda.synchronize()", "torch.cuda.is_bf16_supported()", "torch.cuda.manual_seed('a')",
+    "torch.backends.cudnn.is_available()", "torch.backends.cudnn.version()", "torch.backends.cudnn.enabled",
+    "torch.backends.cudnn.allow_tf32", "torch.backends.mps.is_built()", "torch.backends.cuda.is_built()",
+    "torch.backends.cuda.matmul.allow_tf32", "torch.accelerator.is_available()",
+    "torch.accelerator.current_accelerator()", "torch.accelerator.device_count()",
+    "torch.accelerator.current_device_index()", "torch.accelerator.synchronize()", "torch.version.cuda",
+    "torch.version.hip", "torch.are_deterministic_algorithms_enabled()", "torch.use_deterministic_algorithms(1)",
+    "torch.use_deterministic_algorithms(True, warn_only=True)",
+    "torch.is_deterministic_algorithms_warn_only_enabled()", "torch.use_deterministic_algorithms(False)",
+    "torch.is_deterministic_algorithms_warn_only_enabled()", "torch.get_float32_matmul_precision()",
+    "torch.set_float32_matmul_precision('high')", "torch.get_float32_matmul_precision()",
+    "torch.set_float32_matmul_precision(1)", "torch.set_float32_matmul_precision('fast')",
+    "torch.get_float32_matmul_precision()", "torch.set_float32_matmul_precision('highest')",
+    "torch.set_default_tensor_type(torch.LongTensor)", "torch.set_default_tensor_type(torch.float64)",
+    "torch.set_default_tensor_type('torch.Foo')", "torch.get_default_dtype()", "type(torch.random.get_rng_state())",
+    "torch.random.manual_seed(3).initial_seed()"],
+    setup="import warnings\nwarnings.filterwarnings('ignore', message='torch.set_default_tensor_type')")
 lines("shapes_more", ["torch.zeros(3.0)", "torch.zeros((2,), (3,))", "torch.zeros(*[2, 3]).shape", "torch.randn(*torch.ones(2, 3).shape).shape",
     "torch.zeros(2, 3).new(2, 3).shape", "torch.zeros(2).new([1, 2])", "torch.arange(6).view(2, -1)", "torch.arange(6).view(-1, 4)",
     "torch.arange(6).reshape(4, -1)", "torch.empty((2, 3)).fill_(1)", "torch.ones(2, 3).size()[0]", "torch.ones(2, 3).size(dim=1)",
@@ -2109,6 +2163,8 @@ EXPECTED['d2l_ndarray'] = "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8., 
 EXPECTED['d2l_linalg'] = 'tensor(5.) tensor(6.) tensor(1.5000) tensor(9.)\ntensor([0, 1, 2]) tensor(2) 3 torch.Size([3])\ntensor([[0, 1],\n        [2, 3],\n        [4, 5]]) tensor([[0, 2, 4],\n        [1, 3, 5]])\ntensor([[True, True, True],\n        [True, True, True],\n        [True, True, True]])\ntensor([[[ 0,  1,  2,  3],\n         [ 4,  5,  6,  7],\n         [ 8,  9, 10, 11]],\n\n        [[12, 13, 14, 15],\n         [16, 17, 18, 19],\n         [20, 21, 22, 23]]])\ntensor([[0., 1., 2.],\n        [3., 4., 5.]]) tensor([[ 0.,  2.,  4.],\n        [ 6.,  8., 10.]]) tensor([[ 0.,  1.,  4.],\n        [ 9., 16., 25.]])\ntensor([[[ 2,  3,  4,  5],\n         [ 6,  7,  8,  9],\n         [10, 11, 12, 13]],\n\n        [[14, 15, 16, 17],\n         [18, 19, 20, 21],\n         [22, 23, 24, 25]]]) torch.Size([2, 3, 4])\ntensor([0., 1., 2.]) tensor(3.)\ntorch.Size([2, 3]) tensor(15.) tensor([3., 5., 7.]) torch.Size([3]) tensor([ 3., 12.]) tensor(True)\ntensor(2.5000) tensor(2.5000) tensor([1.5000, 2.5000, 3.5000]) tensor([1.5000, 2.5000, 3.5000])\ntensor([[ 3.],\n        [12.]]) torch.Size([2, 1]) tensor([[0.0000, 0.3333, 0.6667],\n        [0.2500, 0.3333, 0.4167]]) tensor([[0., 1., 2.],\n        [3., 5., 7.]])\ntensor([0., 1., 2.]) tensor([1., 1., 1.]) tensor(3.) tensor(3.)\ntorch.Size([2, 3]) torch.Size([3]) tensor([ 5., 14.]) tensor([ 5., 14.])\ntensor([[ 3.,  3.,  3.,  3.],\n        [12., 12., 12., 12.]]) tensor([[ 3.,  3.,  3.,  3.],\n        [12., 12., 12., 12.]])\ntensor(5.) tensor(7.) tensor(6.)\n'
 EXPECTED['d2l_softmax_scratch'] = 'tensor([[5., 7., 9.]]) tensor([[ 6.],\n        [15.]])\ntensor([[0.2222, 0.2917, 0.1478, 0.1544, 0.1840],\n        [0.2000, 0.1732, 0.2600, 0.1673, 0.1996]]) tensor([1.0000, 1.0000])\ntensor([0.1000, 0.5000])\ntensor(1.4979)\n0.5\ntensor(1.0961, grad_fn=<NegBackward0>) torch.Size([6, 3]) tensor([-0.1640,  0.3313, -0.1673])\ntensor([ 0.0082, -0.0166,  0.0084], requires_grad=True)\n'
 EXPECTED['d2l_params'] = "torch.Size([2, 1])\nOrderedDict([('weight', tensor([[-0.1568, -0.0128,  0.2261,  0.3515,  0.1403,  0.0478,  0.2371, -0.2082]])), ('bias', tensor([0.0659]))])\n<class 'torch.nn.parameter.Parameter'> tensor([0.0659])\nTrue\n[('0.weight', torch.Size([8, 4])), ('0.bias', torch.Size([8])), ('2.weight', torch.Size([1, 8])), ('2.bias', torch.Size([1]))]\ntensor([-0.0045, -0.0057, -0.0056,  0.0059]) tensor(0.)\ntensor([1., 1., 1., 1.]) tensor(0.)\ntensor([-0.0127, -0.5325, -0.5454, -0.0390])\ntensor([True, True, True, True, True, True, True, True])\ntensor([True, True, True, True, True, True, True, True])\ntensor([-2., -1.,  0.,  1.,  2.])\nParameter containing:\ntensor([[ 1.3565,  0.7341,  0.8062],\n        [ 0.7410,  0.6088, -0.5560],\n        [ 0.5477,  0.4383,  0.0394],\n        [-1.1895, -0.5015, -0.1455],\n        [ 0.1522, -1.4437, -0.2284]], requires_grad=True)\ntensor([[0.7311, 0.0000, 0.0000],\n        [0.4176, 0.0000, 0.0000]])\ntensor([[13.2952],\n        [ 0.0000]])\n"
+EXPECTED['device_and_seed_boilerplate'] = 'Using cpu device\nUsing cpu device True False\nTrue tensor([0.8823, 0.9150])\ntensor([0.3829])\ntensor([0.3829]) 42\ntorch.float64 tensor([0.])\ntorch.float32\n'
+EXPECTED['runtime_switches'] = "torch.cuda.device_count() -> 0\ntorch.cuda.is_initialized() -> False\ntorch.cuda.empty_cache() -> None\ntorch.cuda.memory_allocated() -> 0\ntorch.cuda.current_device() -> AssertionError Torch not compiled with CUDA enabled\ntorch.cuda.get_device_name(0) -> AssertionError Torch not compiled with CUDA enabled\ntorch.cuda.synchronize() -> AssertionError Torch not compiled with CUDA enabled\ntorch.cuda.is_bf16_supported() -> False\ntorch.cuda.manual_seed('a') -> ValueError invalid literal for int() with base 10: 'a'\ntorch.backends.cudnn.is_available() -> False\ntorch.backends.cudnn.version() -> None\ntorch.backends.cudnn.enabled -> True\ntorch.backends.cudnn.allow_tf32 -> True\ntorch.backends.mps.is_built() -> False\ntorch.backends.cuda.is_built() -> False\ntorch.backends.cuda.matmul.allow_tf32 -> False\ntorch.accelerator.is_available() -> False\ntorch.accelerator.current_accelerator() -> None\ntorch.accelerator.device_count() -> 0\ntorch.accelerator.current_device_index() -> RuntimeError Cannot access accelerator device when none is available.\ntorch.accelerator.synchronize() -> RuntimeError Cannot access accelerator device when none is available.\ntorch.version.cuda -> None\ntorch.version.hip -> None\ntorch.are_deterministic_algorithms_enabled() -> False\ntorch.use_deterministic_algorithms(1) -> TypeError _set_deterministic_algorithms(): argument 'mode' (position 1) must be bool, not int\ntorch.use_deterministic_algorithms(True, warn_only=True) -> None\ntorch.is_deterministic_algorithms_warn_only_enabled() -> True\ntorch.use_deterministic_algorithms(False) -> None\ntorch.is_deterministic_algorithms_warn_only_enabled() -> False\ntorch.get_float32_matmul_precision() -> 'highest'\ntorch.set_float32_matmul_precision('high') -> None\ntorch.get_float32_matmul_precision() -> 'high'\ntorch.set_float32_matmul_precision(1) -> RuntimeError set_float32_matmul_precision expects a str, but got int\ntorch.set_float32_matmul_precision('fast') -> None\ntorch.get_float32_matmul_precision() -> 'high'\ntorch.set_float32_matmul_precision('highest') -> None\ntorch.set_default_tensor_type(torch.LongTensor) -> TypeError only floating-point types are supported as the default type\ntorch.set_default_tensor_type(torch.float64) -> TypeError invalid type object: only floating-point types are supported as the default type\ntorch.set_default_tensor_type('torch.Foo') -> AttributeError module 'torch' has no attribute 'Foo'\ntorch.get_default_dtype() -> torch.float32\ntype(torch.random.get_rng_state()) -> <class 'torch.Tensor'>\ntorch.random.manual_seed(3).initial_seed() -> 3\nUserWarning: fast is not one of 'highest', 'high', or 'medium'; the currentsetFloat32MatmulPrecision call has no effect. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)\n"
 
 # ---- d2l, further on: convolution and pooling from scratch (a kernel learned through a lazy conv),
 # batch norm and an RNN step from scratch with gradient clipping
@@ -2522,3 +2578,20 @@ def test_notebook_matches_torch(torch_ref, name, direction, seed):
     assert tape.exhausted
     assert t_out == expected
     assert e_out == t_out
+
+
+def test_set_default_tensor_type_warns_once_as_pytorch_does():
+    from engine import _settings
+
+    _settings._state["warned_tensor_type"] = False
+    try:
+        with pytest.warns(UserWarning) as caught:
+            engine.set_default_tensor_type(engine.DoubleTensor)
+            engine.set_default_tensor_type("torch.FloatTensor")
+        assert [str(w.message) for w in caught] == [
+            "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() and "
+            "torch.set_default_device() as alternatives. (Triggered internally at "
+            "/__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)"]
+        assert engine.get_default_dtype() is engine.float32
+    finally:
+        engine.set_default_dtype(engine.float32)
