@@ -227,7 +227,7 @@ def broadcast_shapes(*shapes):
 
 # Loaded at first use, not at import: the page's first view waits for ``import engine``.
 _LAZY = {"cuda": ("cuda", None), "backends": ("backends", None), "accelerator": ("accelerator", None),
-         "version": ("version", None), "random": ("random", None),
+         "version": ("version", None), "random": ("random", None), "testing": ("testing", None),
          "linalg": ("linalg", None), "func": ("func", None), "vmap": ("func", "vmap"), "utils": ("utils", None), "serialization": ("serialization", None),
          "distributions": ("distributions", None),
          "special": ("special", None),
