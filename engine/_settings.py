@@ -1,6 +1,7 @@
 """Global switches real code flips before it starts (reproducibility, matmul precision, the legacy
 default tensor type). The engine computes the same way whatever they say; they keep what was set
 and answer as PyTorch does, warnings and errors included."""
+import importlib
 import warnings
 
 from . import _dtypes, _factories
@@ -42,12 +43,10 @@ def get_float32_matmul_precision():
 def set_default_tensor_type(t):
     """``torch.set_default_tensor_type(torch.DoubleTensor)`` (or its name): old code's way to set the
     default dtype, deprecated since PyTorch 2.1 (a warning, once)."""
-    if isinstance(t, str):
-        import engine
-
-        for part in t.split(".")[1:]:
-            engine = getattr(engine, part)
-        t = engine
+    if isinstance(t, str):  # "torch.DoubleTensor": looked up as PyTorch's _import_dotted_name does
+        name, t = t.split("."), importlib.import_module("engine")
+        for part in name[1:]:
+            t = getattr(t, part)
     if not _state["warned_tensor_type"]:
         _state["warned_tensor_type"] = True
         warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "

@@ -81,8 +81,6 @@ class _Finder:
 
 
 def install():
+    """Called first thing by ``engine/__init__``: every engine module imported after it is renamed."""
     if not any(f is _Finder for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder)
-    for name, module in list(sys.modules.items()):  # (those imported before: this module's package)
-        if name == "engine" or name.startswith("engine."):
-            rename(module)
