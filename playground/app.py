@@ -9,6 +9,7 @@ from html import escape
 
 import panel as pn
 import param
+from bokeh.models import Tooltip
 
 from playground.model import examples, exercises, links
 from playground.model import graph as graph_mod
@@ -22,6 +23,10 @@ IN_BROWSER = sys.platform == "emscripten"
 _DEDUPE_S = 1.0  # Run clicked right after the editor lost focus (which also submits) runs once
 AUTO_GROUP = 40  # nodes: a bigger graph with module calls opens with its modules as boxes
 EDITOR_LINE_PX = 14  # the code editor's line height
+GRAPH_HEIGHT, WIDE_GRAPH_HEIGHT = 460, 680  # the graph plot's pixels beside the code; across the page, at most
+# (code column, graph column) side by side; wide: the graph across the page first, the code under it
+_COLUMN_STYLES = {False: ({"flex": "2 1 360px", "min-width": "0"}, {"flex": "3 1 540px", "min-width": "0"}),
+                  True: ({"flex": "1 1 100%", "min-width": "0"}, {"flex": "1 1 100%", "min-width": "0", "order": "-1"})}
 
 _COPY_JS = """
 const url = window.location.href;
@@ -47,11 +52,16 @@ UI = {
            "own_code": panels.OWN_CODE["en"],
            "restore": ("Restore the example", "Put the example's own code back and run it"),
            "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
+                      "copy_tip": "Copy a link that reopens exactly this state",
+                      "embed_tip": "Copy HTML that shows this playground, as it is now, in a course page",
                       "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
                       "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)",
                       "gradcheck": "Gradient check", "check_grads": "Check gradients",
                       "check_grads_tip": "Compare autograd's gradient of the output with finite differences "
-                                         "(the code is run again with each element nudged)"}},
+                                         "(the code is run again with each element nudged)",
+                      "wide": ("⤢ Enlarge graph", "Give the graph the page's whole width and more height "
+                                                  "(the code goes under it)"),
+                      "narrow": ("⤡ Side by side", "The graph beside the code again")}},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
            "modules": "模块显示为方框（点击方框展开，点击标签收起）",
            "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
@@ -63,10 +73,14 @@ UI = {
            "own_code": panels.OWN_CODE["zh"],
            "restore": ("恢复示例", "换回示例原来的代码并运行"),
            "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
+                      "copy_tip": "复制一个链接，打开它会恢复完全相同的状态",
+                      "embed_tip": "复制 HTML 代码：把它放进课程网页，就会显示此刻的 playground",
                       "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",
                       "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）",
                       "gradcheck": "梯度检验", "check_grads": "检验梯度",
-                      "check_grads_tip": "用有限差分检验 autograd 对输出求的梯度（把每个元素加减一点后重新运行代码）"}},
+                      "check_grads_tip": "用有限差分检验 autograd 对输出求的梯度（把每个元素加减一点后重新运行代码）",
+                      "wide": ("⤢ 放大计算图", "让计算图占满页面宽度并加高（代码移到图的下方）"),
+                      "narrow": ("⤡ 并排显示", "计算图回到代码旁边")}},
 }
 
 
@@ -77,6 +91,11 @@ def _wrapping(*objects, sizing_mode="stretch_width", css_classes=(), padding=Non
     if padding:
         styles["padding"] = padding
     return pn.Row(*objects, sizing_mode=sizing_mode, css_classes=list(css_classes), styles=styles)
+
+
+def _tip(text, position):
+    """A button's hover text shown on the given side (Panel's own go to the right)."""
+    return Tooltip(content=text, position=position, stylesheets=[":host { white-space: initial; max-width: 300px; }"])
 
 
 def _legend(language="en"):
@@ -120,12 +139,9 @@ class Playground(pn.viewable.Viewer):
         self.example_select = pn.widgets.Select(options=self._example_options(), value=ex.key, width=260)
         self.language_toggle = pn.widgets.RadioButtonGroup(options={"English": "en", "中文": "zh"}, value="en",
                                                            color="light")
-        self.copy_button = pn.widgets.Button(label="Copy link", color="light", width=100,
-                                             description="Copy a link that reopens exactly this state")
+        self.copy_button = pn.widgets.Button(label="Copy link", color="light", width=100)
         self.copy_button.js_on_click(code=_COPY_JS)
-        self.embed_button = pn.widgets.Button(label="Embed", color="light", width=90,
-                                              description="Copy HTML that shows this playground, as it is now, "
-                                                          "in a course page")
+        self.embed_button = pn.widgets.Button(label="Embed", color="light", width=90)
         self.embed_code = pn.widgets.TextAreaInput(value="", height=64, sizing_mode="stretch_width")
         self.embed_button.js_on_click(args={"code": self.embed_code}, code=_COPY_EMBED_JS)
         self.embed_note = panels.html_pane()
@@ -166,7 +182,10 @@ class Playground(pn.viewable.Viewer):
         self._verdict = None  # the last answer's verdict, in each language
         self.modules_box = pn.widgets.Checkbox(label=UI["en"]["modules"], value=False, visible=False,
                                                css_classes=["ap-modules"])
-        self.graph = GraphView(language=self.language)
+        self.graph = GraphView(height=GRAPH_HEIGHT, language=self.language)
+        self.wide_button = pn.widgets.Button(label=UI["en"]["labels"]["wide"][0], color="light",
+                                             css_classes=["ap-wide"])
+        self._wide = False  # the graph across the page, above the code
         self.legend = pn.pane.HTML(_legend(self.language), sizing_mode="stretch_width")
         self.graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         self.explain_pane = panels.html_pane()
@@ -187,6 +206,7 @@ class Playground(pn.viewable.Viewer):
         self.check_button.on_click(lambda e: self.check_answer())
         self.restore_button.on_click(lambda e: self.load_example(self.example))
         self.check_grads_button.on_click(lambda e: self.check_gradients())
+        self.wide_button.on_click(lambda e: self.set_wide(not self._wide))
         self.answer_input.param.watch(lambda e: self.check_answer(), "enter_pressed")
         self.toggles.param.watch(self._on_toggle, "value")
         self.example_select.param.watch(self._on_example, "value")
@@ -375,6 +395,7 @@ class Playground(pn.viewable.Viewer):
             self._modules = set(state["modules"]) if isinstance(state["modules"], list) else None
             self._modules_chosen = state["modules"] is not None
             self.modules_box.value = self._modules is not None
+            self.set_wide(state["wide"])
         self._pending_output = state["output"]
         self._pending_step = state["step"]
         self._last_run = (state["code"], time.monotonic())
@@ -384,6 +405,17 @@ class Playground(pn.viewable.Viewer):
             snap = self.session.gradcheck(check["output"], check["gradient"])
             self.tabs.active = 2
         self._show(snap)
+
+    def set_wide(self, wide):
+        """The graph across the whole page, taller, with the code under it (True), or beside the code."""
+        if wide == self._wide:
+            return
+        self._wide = wide
+        self._left.styles, self._right.styles = _COLUMN_STYLES[wide]
+        self.graph.set_heights(GRAPH_HEIGHT, WIDE_GRAPH_HEIGHT if wide else GRAPH_HEIGHT)
+        label, tip = UI[self.language]["labels"]["narrow" if wide else "wide"]
+        self.wide_button.param.update(label=label, description=_tip(tip, "left"))
+        self._sync_link()
 
     # ----- rendering -----
     def _apply_example_settings(self, ex):
@@ -533,7 +565,9 @@ class Playground(pn.viewable.Viewer):
         """Buttons, titles and tabs in the chosen language (PyTorch's own names stay as they are)."""
         words = UI[self.language]["labels"]
         self.run_button.param.update(label=words["run"], description=words["run_tip"])
-        self.copy_button.label, self.embed_button.label = words["copy"], words["embed"]
+        # (at the page's right edge, where a tip to the right would be cut off)
+        self.copy_button.param.update(label=words["copy"], description=_tip(words["copy_tip"], "bottom"))
+        self.embed_button.param.update(label=words["embed"], description=_tip(words["embed_tip"], "bottom"))
         self.zero_button.label, self.check_button.label = words["zero"], words["check"]
         label, tip = UI[self.language]["restore"]
         self.restore_button.param.update(label=label, description=tip)
@@ -544,6 +578,8 @@ class Playground(pn.viewable.Viewer):
         self.tabs[1] = (words["history"], self.history_pane)
         self.tabs[2] = (words["gradcheck"], self.gradcheck_box)
         self.check_grads_button.param.update(label=words["check_grads"], description=words["check_grads_tip"])
+        label, tip = words["narrow" if self._wide else "wide"]
+        self.wide_button.param.update(label=label, description=_tip(tip, "left"))
 
     def _on_language(self):
         with self._silenced():
@@ -586,6 +622,7 @@ class Playground(pn.viewable.Viewer):
                         else False if self._modules_chosen else None),
             "check": ({"output": check["output"], "gradient": check["gradient"]}
                       if (check := snap.get("gradcheck")) and not snap.get("stale") else None),
+            "wide": self._wide,
         }
 
     def _shared_step(self):
@@ -643,19 +680,19 @@ class Playground(pn.viewable.Viewer):
         self._label_widgets()
         header = _wrapping(self.title_pane, tools, css_classes=["ap-header"], justify_content="space-between",
                            align_items="center", padding="8px 16px")
-        left = pn.Column(
+        self._left = left = pn.Column(
             self.explain_pane,
             self.editor,
             pn.Row(self.run_button, self.keys_pane, self.restore_button),
             self.exercise_box,
             self.output_pane,
-            sizing_mode="stretch_width", styles={"flex": "2 1 360px", "min-width": "0"},
+            sizing_mode="stretch_width", styles=_COLUMN_STYLES[False][0],
         )
         controls = _wrapping(self.output_select, self.gradient_input,
                              pn.Column(self.retain_box, self.create_box, margin=(18, 5, 0, 5)),
                              pn.Column(self.backward_button, self.zero_button, margin=(12, 5, 0, 5)))
-        right = pn.Column(
-            pn.Row(self.graph_title, pn.layout.HSpacer(), self.status,
+        self._right = right = pn.Column(
+            pn.Row(self.graph_title, pn.layout.HSpacer(), self.status, self.wide_button,
                    sizing_mode="stretch_width"),
             self.graph_pane,
             self.legend,
@@ -663,7 +700,7 @@ class Playground(pn.viewable.Viewer):
             _wrapping(self.step_player, self.step_pane),
             controls,
             pn.Row(pn.pane.HTML('<div class="ap-section">requires_grad</div>'), self.toggles),
-            sizing_mode="stretch_width", styles={"flex": "3 1 540px", "min-width": "0"},
+            sizing_mode="stretch_width", styles=_COLUMN_STYLES[False][1],
         )
         body = _wrapping(left, right)
         # The tabs span both columns: the tensor table's six columns need the width, and the space

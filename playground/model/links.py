@@ -34,6 +34,7 @@ DEFAULTS = {
     "modules": None,
     # the gradient check on screen: {"output", "gradient"} it was made for, or None
     "check": None,
+    "wide": False,  # the graph across the page, above the code
 }
 _TYPES = {
     "code": (str,),
@@ -47,6 +48,7 @@ _TYPES = {
     "step": (int, type(None)),
     "modules": (list, bool, type(None)),
     "check": (dict, type(None)),
+    "wide": (bool,),
 }
 _GROUP_ID = re.compile(r"m[0-9]{1,6}")
 

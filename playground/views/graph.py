@@ -14,36 +14,44 @@ from .rules import rule_text
 # Labels have a pixel size while boxes scale with zoom: fit the text to the boxes' pixel width
 # (MAX_LABEL characters, such as MseLossBackward0, are about 9 font-sizes wide, with a little room left).
 FONT_PER_BOX_PX = 0.10
+WIDE_PX = 1300  # about how wide the plot is across a laptop's page, for the height a wide graph needs
+TOOLBAR_PX = 40  # of the plot's height, the toolbar's
 READABLE_PX = 7  # the label font a graph opens with on its output end when the whole would hide its labels
 # Python frames the graph for a plot it cannot measure; the browser knows the plot's size: there the
 # frame keeps its boxes in proportion and fills the plot with the whole graph, or with its output
-# end where the whole would be too small to read (a phone); again after a window resize. Reset shows
-# the whole graph. Pan and wheel zoom keep the proportion, so only a frame set for another size (a
-# new graph, a resize) is changed.
+# end where the whole would be too small to read (a phone); again when the plot changes size, unless
+# the user has moved it. Reset shows the whole graph. Pan and wheel zoom keep the proportion, so only
+# a frame set for another size (a new graph, a resize) is changed.
 _FONT_JS = """
 const whole = cb_obj != null && cb_obj.event_name === 'reset';
-function fit(tries) {
+function fit(tries, resized) {
   const W = fig.inner_width, H = fig.inner_height;
   if (!(W > 0 && H > 0)) {  // not laid out yet
-    if (tries < 50) setTimeout(() => fit(tries + 1), 60);
+    if (tries < 50) setTimeout(() => fit(tries + 1, resized), 60);
     return;
   }
   const ux = (xr.end - xr.start) / W, uy = (yr.end - yr.start) / H;
   let u = Math.max(ux, uy);
   const [x0, x1, y0, y1, ox, oy] = fig.tags.length == 6 ? fig.tags : [0, 0, 0, 0, 0, 0];
-  if (x1 > x0 && (whole || Math.abs(ux / uy - 1) > 0.01)) {
+  // a plot resized while showing what the last fit chose (the user has not moved it): fit afresh,
+  // the whole graph again if that was a Reset
+  const auto = fig.__ap_auto, afresh = resized === true && auto !== undefined &&
+    auto[0] === xr.start && auto[1] === xr.end && auto[2] === yr.start && auto[3] === yr.end;
+  const all = whole || afresh && auto[4];
+  if (x1 > x0 && (whole || afresh || Math.abs(ux / uy - 1) > 0.01)) {
     let cx = (xr.start + xr.end) / 2, cy = (yr.start + yr.end) / 2;
     const eps = 1e-6 * (x1 - x0);
-    if (whole || (xr.start <= x0 + eps && xr.end >= x1 - eps)) {  // the whole graph: fill the plot with it
+    if (all || afresh || (xr.start <= x0 + eps && xr.end >= x1 - eps)) {  // the whole graph: fill the plot with it
       u = Math.max((x1 - x0) / W, (y1 - y0) / H, $box / 12);
       cx = (x0 + x1) / 2; cy = (y0 + y1) / 2;
-      if (!whole && $box / u < 5) {  // (labels under 5 px are not drawn)
+      if (!all && $box / u < 5) {  // (labels under 5 px are not drawn)
         u = $box / $readable;
         cx = Math.min(ox - 0.3 * u * W, x1 - u * W / 2); cy = oy;  // the output a fifth from the right
       }
     }
     yr.setv({start: cy - u * H / 2, end: cy + u * H / 2});
     xr.setv({start: cx - u * W / 2, end: cx + u * W / 2});  // (which may run this again: then a no-op)
+    fig.__ap_auto = [xr.start, xr.end, yr.start, yr.end, all];
   }
   const size = Math.min(12, $box / u);
   const label = (size < 5 ? 0 : size).toFixed(1) + 'px', small = (size < 6 ? 0 : size * 0.9).toFixed(1) + 'px';
@@ -58,11 +66,30 @@ function fit(tries) {
     }
   }
 }
-fit(0);
+fit(0, false);
+function plot_element() {  // the plot's view, once Bokeh has made it
+  for (const root of Object.values(Bokeh.index)) {
+    const stack = [root];
+    while (stack.length) {
+      const v = stack.pop();
+      if (v.model === fig) return v.el;
+      for (const c of (v.child_views || [])) stack.push(c);
+    }
+  }
+  return null;
+}
 if (!fig.__ap_resize) {
+  // Any change of the plot's size refits it: the window's, the layout's (the wide graph), full screen.
   fig.__ap_resize = true;
   let pending = null;
-  window.addEventListener('resize', () => { clearTimeout(pending); pending = setTimeout(() => fit(0), 150); });
+  const later = () => { clearTimeout(pending); pending = setTimeout(() => fit(0, true), 150); };
+  const watch = (tries) => {
+    const el = plot_element();
+    if (el !== null && window.ResizeObserver) new ResizeObserver(later).observe(el);
+    else if (el === null && tries < 50) setTimeout(() => watch(tries + 1), 100);
+    else window.addEventListener('resize', later);
+  };
+  watch(0);
 }
 """.replace("$box", repr(FONT_PER_BOX_PX * NODE_W)).replace("$readable", repr(READABLE_PX)).replace("$node_h", repr(NODE_H))
 
@@ -299,6 +326,7 @@ class GraphView:
         self.fit_js = fit  # also for the page's document_ready: the first frame comes with the page, unchanged
         self.figure = fig
         self.height = height
+        self.heights = (height, height)
         self._graph, self._pos, self._bands = {}, {}, None
         self._walk = self._step = self._focus = self._collapsed = None
         self.language = language
@@ -349,6 +377,24 @@ class GraphView:
         self.flows.data = flow_data(flows, pos)
         self.frames.data = frame_data(collapsed.frames if collapsed is not None else [], pos, self._bands)
 
+    def set_heights(self, least, most):
+        """Let the plot grow from ``least`` to ``most`` pixels high, as the graph needs when the plot
+        is about WIDE_PX wide; the browser refits the graph to the new size (see _FONT_JS)."""
+        self.heights = (least, most)
+        self._fit_height()
+
+    def _fit_height(self):
+        least, most = self.heights
+        height = least
+        if most > least and len(self.figure.tags) == 6:
+            x0, x1, y0, y1 = self.figure.tags[:4]
+            box = FONT_PER_BOX_PX * NODE_W
+            unit = max((x1 - x0) / WIDE_PX, box / 12)  # as _FONT_JS frames it
+            if box / unit < 5:
+                unit = box / READABLE_PX
+            height = min(most, max(least, round((y1 - y0) / unit) + TOOLBAR_PX))
+        self.height = self.figure.height = height
+
     def set_language(self, language):
         """The tooltips' words in ``language``."""
         self.language = language
@@ -367,7 +413,7 @@ class GraphView:
         """Fit the whole graph with boxes kept in proportion, for a plot about ``width_px`` wide:
         the browser fits it to the plot's real size, or opens a graph too big to read whole on its
         output end, and sizes the labels (see _FONT_JS: it runs on every change of the frame)."""
-        fig, height_px = self.figure, self.height - 40
+        fig = self.figure
         xs = [p[0] for p in pos.values()] or [0.0]
         ys = [p[1] for p in pos.values()] or [0.0]
         x0, x1 = min(xs) - NODE_W, max(xs) + NODE_W
@@ -376,11 +422,13 @@ class GraphView:
         for fx, fy, ty in zip(frames["xs"], frames["ys"], frames["ty"]):
             x0, x1 = min(x0, min(fx) - NODE_H), max(x1, max(fx) + NODE_H)
             y0, y1 = min(y0, min(fy) - NODE_H), max(y1, max(fy) + NODE_H, ty + TAB_H / 2 + NODE_H)
+        out = next((n for n in nodes if n["kind"] == "output"), nodes[-1]) if nodes else None
+        ox, oy = pos[out["id"]] if out else (x1, (y0 + y1) / 2)
+        fig.tags = [x0, x1, y0, y1, ox, oy]  # what the browser fits to the plot's real size (see _FONT_JS)
+        self._fit_height()
+        height_px = self.height - TOOLBAR_PX
         unit = max((x1 - x0) / width_px, (y1 - y0) / height_px)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         full = (cx - unit * width_px / 2, cx + unit * width_px / 2, cy - unit * height_px / 2, cy + unit * height_px / 2)
-        out = next((n for n in nodes if n["kind"] == "output"), nodes[-1]) if nodes else None
-        ox, oy = pos[out["id"]] if out else (x1, cy)
-        fig.tags = [x0, x1, y0, y1, ox, oy]  # what the browser fits to the plot's real size (see _FONT_JS)
         fig.x_range.update(start=full[0], end=full[1], reset_start=full[0], reset_end=full[1])
         fig.y_range.update(start=full[2], end=full[3], reset_start=full[2], reset_end=full[3])

@@ -61,21 +61,25 @@ _RESET_JS = """() => {
 }"""
 
 
+def fitted(f):
+    """The plot's frame keeps boxes in proportion and its labels are sized to them."""
+    from playground.views.graph import FONT_PER_BOX_PX, NODE_W
+    ux, uy = (f["x"][1] - f["x"][0]) / f["width"], (f["y"][1] - f["y"][0]) / f["height"]
+    font = min(12, FONT_PER_BOX_PX * NODE_W / ux)
+    return abs(ux / uy - 1) < 0.01 and abs(f["font"] - (round(font, 1) if font >= 5 else 0)) < 0.11
+
+
+def whole(f):
+    """The plot shows the whole graph."""
+    x0, x1, y0, y1, ox, oy = f["tags"]
+    eps = 1e-6 * (x1 - x0)
+    return f["x"][0] <= x0 + eps and f["x"][1] >= x1 - eps and f["y"][0] <= y0 and f["y"][1] >= y1
+
+
 @pytest.mark.parametrize("width", [400, 1280])
 def test_the_graph_fits_the_plots_real_size_and_keeps_the_zoom_across_backward(site, width):
-    from playground.views.graph import FONT_PER_BOX_PX, NODE_W, READABLE_PX
+    from playground.views.graph import READABLE_PX
     site.page.set_viewport_size({"width": width, "height": 900})
-
-    def fitted(f):
-        ux, uy = (f["x"][1] - f["x"][0]) / f["width"], (f["y"][1] - f["y"][0]) / f["height"]
-        font = min(12, FONT_PER_BOX_PX * NODE_W / ux)
-        return abs(ux / uy - 1) < 0.01 and abs(f["font"] - (round(font, 1) if font >= 5 else 0)) < 0.11
-
-    def whole(f):
-        x0, x1, y0, y1, ox, oy = f["tags"]
-        eps = 1e-6 * (x1 - x0)
-        return f["x"][0] <= x0 + eps and f["x"][1] >= x1 - eps and f["y"][0] <= y0 and f["y"][1] >= y1
-
     site.wait_for(lambda d: fitted(site.frame()), what="boxes in proportion, labels sized to them")
     f = site.frame()
     x0, x1, y0, y1, ox, oy = f["tags"]
@@ -93,6 +97,35 @@ def test_the_graph_fits_the_plots_real_size_and_keeps_the_zoom_across_backward(s
     site.click("Backward")
     site.wait_for(lambda d: d["grad"][d["label"].index("x")].startswith("tensor([[4.5000"), what="the grads")
     assert site.frame()["x"] == panned["x"]
+
+
+SEQUENTIAL = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n"
+              "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 3))\n"
+              "x = torch.randn(5, 4)\ny = torch.tensor([0, 2, 1, 0, 1])\n"
+              "loss = nn.functional.cross_entropy(model(x), y) + 0.01 * sum((p ** 2).sum() for p in model.parameters())\n")
+
+
+def test_the_enlarged_graph_spans_the_page_shows_more_and_its_link_keeps_it(site, context):
+    from playground.views.graph import READABLE_PX
+    site.run(SEQUENTIAL)
+    site.wait_for(lambda d: "loss" in d["label"] and "model" in d["label"], what="the model's graph, as boxes")
+    # beside the code the whole graph's labels would be too small: it opens readable on its output end
+    site.wait_for(lambda d: fitted(site.frame()) and not whole(site.frame()), what="the output end")
+    narrow = site.frame()
+    assert narrow["font"] >= READABLE_PX - 0.05 and narrow["width"] < 800
+    site.click("⤢ Enlarge graph")
+    site.wait_for(lambda d: site.frame()["width"] > 1200 and fitted(site.frame()) and whole(site.frame()),
+                  what="the whole graph across the page")
+    assert site.frame()["font"] > narrow["font"]  # and larger than the output end was
+    url = site.shared_url(lambda state: state["wide"])
+    other = PlaygroundPage(context.new_page(), timeout=READY_MS)
+    other.page.goto(url)
+    other.wait_ready()
+    other.wait_for(lambda d: "model" in d["label"] and other.frame()["width"] > 1200 and whole(other.frame()),
+                   what="the link's wide graph")
+    site.click("⤡ Side by side")
+    site.wait_for(lambda d: site.frame()["width"] == narrow["width"] and fitted(site.frame())
+                  and not whole(site.frame()), what="the output end beside the code again")
 
 
 def test_an_exercise_is_checked_on_a_fresh_run(site):

@@ -83,6 +83,36 @@ def test_the_zoom_stays_for_the_same_graph_and_a_new_graph_is_framed_afresh(app)
     assert xr.start <= x0 < x1 <= xr.end and (xr.start, xr.end) != panned
 
 
+def test_the_graph_can_take_the_whole_width_and_the_link_keeps_it(app, torch_module):
+    code, graph = app._left, app._right
+    tall = ("import torch\nws = [torch.ones(2, requires_grad=True) for _ in range(14)]\n"
+            "loss = sum((w * (i + 1)).sum() for i, w in enumerate(ws))\n")
+    assert app.graph.figure.height == 460 and app.wide_button.label == "⤢ Enlarge graph"
+    assert code.styles["flex"] == "2 1 360px" and graph.styles["flex"] == "3 1 540px" and "order" not in graph.styles
+    assert app.wide_button in graph[0]  # on the graph's title row
+    app.wide_button.clicks += 1
+    # the graph a row of its own, first; the code a row of its own under it
+    assert graph.styles == {"flex": "1 1 100%", "min-width": "0", "order": "-1"}
+    assert code.styles == {"flex": "1 1 100%", "min-width": "0"}
+    assert app.wide_button.label == "⤡ Side by side" and app.link_state()["wide"] is True
+    assert app.graph.figure.height == 460  # the default example's 9 nodes need no more
+    app.run(tall)
+    x0, x1, y0, y1 = app.graph.figure.tags[:4]
+    assert y1 - y0 > 17  # 14 leaves in a column: as high as it needs when 1300 px show the whole width
+    assert app.graph.figure.height == app.graph.height == round((y1 - y0) * 1300 / (x1 - x0)) + 40 == 562
+    app.language = "zh"
+    assert app.wide_button.label == "⤡ 并排显示"
+    other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
+    other.restore(links.decode(links.encode(app.link_state())))
+    assert other.graph.figure.height == 562 and other._right.styles["order"] == "-1"
+    assert other.wide_button.label == "⤡ 并排显示"
+    app.run("import torch\nx = torch.ones(2, requires_grad=True)\n" + "x = x * 2\n" * 160)
+    assert app.graph.figure.height == 680  # at most
+    app.wide_button.clicks += 1
+    assert app.graph.figure.height == 460 and app.link_state()["wide"] is False
+    assert graph.styles["flex"] == "3 1 540px" and "order" not in graph.styles and app.wide_button.label == "⤢ 放大计算图"
+
+
 def test_second_backward_without_retain_graph(app):
     app.backward_button.clicks += 1
     app.backward_button.clicks += 1

@@ -24,6 +24,7 @@ STATE = {
     "step": 2,
     "modules": ["m0", "m3"],
     "check": {"output": "out", "gradient": "torch.tensor([[1., 2.], [3., 4.]])"},
+    "wide": True,
 }
 
 
@@ -74,6 +75,7 @@ def test_defaults_and_unknown_keys():
         (pack([1, 2, 3]), "does not hold playground state"),
         (pack({"code": 5}), "'code' should be text"),
         (pack({"retain_graph": "yes"}), "'retain_graph' should be true/false"),
+        (pack({"wide": 1}), "'wide' should be true/false"),
         (pack({"actions": [{"op": "rm -rf"}]}), "not Backward or Zero grad"),
         (pack({"actions": [{"op": "backward"}]}), "names no output"),
         (pack({"actions": [{"op": "zero_grad"}] * 51}), "more than 50 actions"),
