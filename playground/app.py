@@ -24,6 +24,9 @@ _DEDUPE_S = 1.0  # Run clicked right after the editor lost focus (which also sub
 AUTO_GROUP = 40  # nodes: a bigger graph with module calls opens with its modules as boxes
 EDITOR_LINE_PX = 14  # the code editor's line height
 GRAPH_HEIGHT, WIDE_GRAPH_HEIGHT = 460, 680  # the graph plot's pixels beside the code; across the page, at most
+# Narrower than both columns side by side, the graph has the page's width already: no Enlarge button
+# (but the way back from a wide graph stays).
+_NARROW_CSS = "@media (max-width: 920px) { .ap-wide:not(.ap-on) { display: none; } }"
 # (code column, graph column) side by side; wide: the graph across the page first, the code under it
 _COLUMN_STYLES = {False: ({"flex": "2 1 360px", "min-width": "0"}, {"flex": "3 1 540px", "min-width": "0"}),
                   True: ({"flex": "1 1 100%", "min-width": "0"}, {"flex": "1 1 100%", "min-width": "0", "order": "-1"})}
@@ -414,7 +417,8 @@ class Playground(pn.viewable.Viewer):
         self._left.styles, self._right.styles = _COLUMN_STYLES[wide]
         self.graph.set_heights(GRAPH_HEIGHT, WIDE_GRAPH_HEIGHT if wide else GRAPH_HEIGHT)
         label, tip = UI[self.language]["labels"]["narrow" if wide else "wide"]
-        self.wide_button.param.update(label=label, description=_tip(tip, "left"))
+        self.wide_button.param.update(label=label, description=_tip(tip, "left"),
+                                      css_classes=["ap-wide", "ap-on"] if wide else ["ap-wide"])
         self._sync_link()
 
     # ----- rendering -----
@@ -693,7 +697,7 @@ class Playground(pn.viewable.Viewer):
                              pn.Column(self.backward_button, self.zero_button, margin=(12, 5, 0, 5)))
         self._right = right = pn.Column(
             pn.Row(self.graph_title, pn.layout.HSpacer(), self.status, self.wide_button,
-                   sizing_mode="stretch_width"),
+                   sizing_mode="stretch_width", stylesheets=[_NARROW_CSS]),
             self.graph_pane,
             self.legend,
             self.modules_box,

@@ -83,10 +83,13 @@ def test_the_graph_fits_the_plots_real_size_and_keeps_the_zoom_across_backward(s
     site.wait_for(lambda d: fitted(site.frame()), what="boxes in proportion, labels sized to them")
     f = site.frame()
     x0, x1, y0, y1, ox, oy = f["tags"]
+    enlarge = site.page.get_by_role("button", name="⤢ Enlarge graph", exact=True)
     if width >= 1000:  # the whole graph, filling the plot on one axis
+        assert enlarge.is_visible()
         assert whole(f)
         assert min((f["x"][1] - f["x"][0]) / (x1 - x0), (f["y"][1] - f["y"][0]) / (y1 - y0)) < 1.01
     else:  # a phone: too small to read whole, so it opens readable on the output end, the graph's right edge
+        assert enlarge.is_hidden()  # (the graph has the page's width already)
         assert not whole(f) and f["font"] >= READABLE_PX - 0.05
         assert f["x"][0] < ox < f["x"][1] and abs(f["x"][1] - x1) < 1e-6 * (x1 - x0)
         assert site.page.evaluate(_RESET_JS)

@@ -95,6 +95,7 @@ def test_the_graph_can_take_the_whole_width_and_the_link_keeps_it(app, torch_mod
     assert graph.styles == {"flex": "1 1 100%", "min-width": "0", "order": "-1"}
     assert code.styles == {"flex": "1 1 100%", "min-width": "0"}
     assert app.wide_button.label == "⤡ Side by side" and app.link_state()["wide"] is True
+    assert app.wide_button.css_classes == ["ap-wide", "ap-on"]  # (kept on a narrow page: the way back)
     assert app.graph.figure.height == 460  # the default example's 9 nodes need no more
     app.run(tall)
     x0, x1, y0, y1 = app.graph.figure.tags[:4]
