@@ -51,12 +51,36 @@ def is_bf16_supported(including_emulation=True):
     return False
 
 
-def _lazy_init(*args, **kwargs):
+def _lazy_init():
     raise AssertionError(_NOT_COMPILED)
 
 
-current_device = get_device_name = get_device_properties = get_device_capability = synchronize = _lazy_init
-get_rng_state = set_rng_state = _lazy_init
+def current_device():
+    _lazy_init()
+
+
+def get_device_name(device=None):
+    _lazy_init()
+
+
+def get_device_properties(device=None):
+    _lazy_init()
+
+
+def get_device_capability(device=None):
+    _lazy_init()
+
+
+def synchronize(device=None):
+    _lazy_init()
+
+
+def get_rng_state(device="cuda"):
+    _lazy_init()
+
+
+def set_rng_state(new_state, device="cuda"):
+    """Queued in PyTorch until CUDA starts, which never happens here."""
 
 
 def set_device(device):
