@@ -6,8 +6,10 @@ a shuffled ``DataLoader`` yields PyTorch's batches in PyTorch's order.
 from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset,
                       random_split)
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler
+from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
+                      WeightedRandomSampler)
 
 __all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "default_collate", "default_convert", "get_worker_info", "random_split"]
+           "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert", "get_worker_info",
+           "random_split"]
