@@ -8,9 +8,9 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CELU, CosineSimilarity, CrossE
                       ReLU6, SELU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
                       Tanhshrink, Threshold, Unflatten, Hardshrink, Softshrink, PReLU, SoftMarginLoss,
                       MarginRankingLoss, HingeEmbeddingLoss, PoissonNLLLoss)
-from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["functional", "init", "Parameter", "UninitializedParameter", "UninitializedBuffer", "Module", "Identity", "Linear", "LazyLinear", "Flatten", "Unflatten", "Sequential",
+__all__ = ["functional", "init", "Buffer", "Parameter", "UninitializedParameter", "UninitializedBuffer", "Module", "Identity", "Linear", "LazyLinear", "Flatten", "Unflatten", "Sequential",
            "ModuleList", "ModuleDict", "ParameterList", "ParameterDict", "ReLU", "Sigmoid", "Tanh", "LeakyReLU",
            "Softmax", "LogSoftmax", "Softplus", "SiLU", "ELU", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "GELU", "Hardtanh", "ReLU6", "Softsign", "LogSigmoid", "SELU", "CELU",

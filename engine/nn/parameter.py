@@ -110,6 +110,32 @@ class UninitializedParameter(Parameter):
 UninitializedParameter.__module__ = "torch.nn.parameter"
 
 
+class _BufferMeta(type):
+    # A Buffer is a plain Tensor marked ``_is_buffer``: isinstance(t, Buffer) reads the mark
+    def __instancecheck__(cls, instance):
+        if cls is Buffer and isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    r"""A tensor that is part of a module's state but not a parameter: assigned as a Module
+    attribute, it is registered as a buffer (in ``state_dict()`` unless ``persistent=False``).
+    What ``Buffer(t)`` returns is a detached alias of ``t``, a plain Tensor, marked as a buffer."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            from .._factories import empty
+
+            data = empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
+
+
 class UninitializedBuffer(Tensor):
     r"""A buffer whose shape is not known yet: a lazy module's (``nn.LazyBatchNorm2d``'s running
     statistics) until its first ``forward``, which ``materialize``\ s it into a tensor."""

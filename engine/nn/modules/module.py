@@ -1,5 +1,6 @@
 """``torch.nn.Module``: the base class that registers parameters, buffers and submodules."""
 import functools
+import inspect
 import itertools
 import warnings
 import weakref
@@ -9,7 +10,7 @@ from collections.abc import Mapping
 from ... import _dtypes, _grad_mode
 from ..._tensor import Tensor, check_device, typename as _typename
 from ...utils.hooks import BackwardHook, RemovableHandle
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "register_module_full_backward_pre_hook",
            "register_module_backward_hook", "register_module_full_backward_hook", "Module"]
@@ -350,11 +351,21 @@ class Module:
             modules[name] = value
             return
         buffers = d.get("_buffers")
-        if buffers is not None and name in buffers:
+        if isinstance(value, Buffer) or buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
-            buffers[name] = value
+            persistent = value.persistent if isinstance(value, Buffer) else name not in d["_non_persistent_buffers_set"]
+            if getattr(self.register_buffer, "__func__", None) is Module.register_buffer:
+                self.register_buffer(name, value, persistent)
+            elif "persistent" in inspect.signature(self.register_buffer).parameters:
+                self.register_buffer(name, value, persistent)  # (a subclass's own register_buffer)
+            else:
+                if not persistent:
+                    raise RuntimeError("Registering a non-persistent buffer on a Module subclass that "
+                                       "implements register_buffer() without the persistent argument is "
+                                       "not allowed.")
+                self.register_buffer(name, value)
             return
         object.__setattr__(self, name, value)
 
