@@ -416,10 +416,13 @@ class Playground(pn.viewable.Viewer):
         self._wide = wide
         self._left.styles, self._right.styles = _COLUMN_STYLES[wide]
         self.graph.set_heights(GRAPH_HEIGHT, WIDE_GRAPH_HEIGHT if wide else GRAPH_HEIGHT)
-        label, tip = UI[self.language]["labels"]["narrow" if wide else "wide"]
-        self.wide_button.param.update(label=label, description=_tip(tip, "left"),
-                                      css_classes=["ap-wide", "ap-on"] if wide else ["ap-wide"])
+        self._label_wide()
         self._sync_link()
+
+    def _label_wide(self):
+        label, tip = UI[self.language]["labels"]["narrow" if self._wide else "wide"]
+        self.wide_button.param.update(label=label, description=_tip(tip, "left"),  # (at the page's right edge)
+                                      css_classes=["ap-wide", "ap-on"] if self._wide else ["ap-wide"])
 
     # ----- rendering -----
     def _apply_example_settings(self, ex):
@@ -582,8 +585,7 @@ class Playground(pn.viewable.Viewer):
         self.tabs[1] = (words["history"], self.history_pane)
         self.tabs[2] = (words["gradcheck"], self.gradcheck_box)
         self.check_grads_button.param.update(label=words["check_grads"], description=words["check_grads_tip"])
-        label, tip = words["narrow" if self._wide else "wide"]
-        self.wide_button.param.update(label=label, description=_tip(tip, "left"))
+        self._label_wide()
 
     def _on_language(self):
         with self._silenced():

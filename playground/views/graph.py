@@ -41,7 +41,7 @@ function fit(tries, resized) {
   if (x1 > x0 && (whole || afresh || Math.abs(ux / uy - 1) > 0.01)) {
     let cx = (xr.start + xr.end) / 2, cy = (yr.start + yr.end) / 2;
     const eps = 1e-6 * (x1 - x0);
-    if (all || afresh || (xr.start <= x0 + eps && xr.end >= x1 - eps)) {  // the whole graph: fill the plot with it
+    if (whole || afresh || (xr.start <= x0 + eps && xr.end >= x1 - eps)) {  // the whole graph: fill the plot with it
       u = Math.max((x1 - x0) / W, (y1 - y0) / H, $box / 12);
       cx = (x0 + x1) / 2; cy = (y0 + y1) / 2;
       if (!all && $box / u < 5) {  // (labels under 5 px are not drawn)

@@ -102,7 +102,10 @@ def test_the_graph_can_take_the_whole_width_and_the_link_keeps_it(app, torch_mod
     assert y1 - y0 > 17  # 14 leaves in a column: as high as it needs when 1300 px show the whole width
     assert app.graph.figure.height == app.graph.height == round((y1 - y0) * 1300 / (x1 - x0)) + 40 == 562
     app.language = "zh"
-    assert app.wide_button.label == "⤡ 并排显示"
+    assert app.wide_button.label == "⤡ 并排显示" and app.wide_button.description.content == "计算图回到代码旁边"
+    # the header's tips too, under their buttons at the page's right edge
+    assert (app.copy_button.description.content, app.copy_button.description.position) == (
+        "复制一个链接，打开它会恢复完全相同的状态", "bottom")
     other = Playground(session=InProcessSession(torch_module, time_limit=2.0))
     other.restore(links.decode(links.encode(app.link_state())))
     assert other.graph.figure.height == 562 and other._right.styles["order"] == "-1"
