@@ -8,6 +8,7 @@ from ... import _grad_mode
 from ..._ops import dot, mv
 from .. import functional as F
 from ..parameter import Parameter, UninitializedParameter
+from .weight_norm import _remove_hook_form
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
 
@@ -108,9 +109,4 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 
 def remove_spectral_norm(module, name="weight"):
     r"""Undo :func:`spectral_norm`: ``name`` is a parameter again, of the current normalised weight."""
-    for k, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[k]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return _remove_hook_form(module, name, SpectralNorm, "spectral_norm")

@@ -133,9 +133,14 @@ def weight_norm(module, name="weight", dim=0):
 
 def remove_weight_norm(module, name="weight"):
     r"""Undo :func:`weight_norm`: ``name`` is a parameter again, of the current weight's value."""
+    return _remove_hook_form(module, name, WeightNorm, "weight_norm")
+
+
+def _remove_hook_form(module, name, hook_type, what):
+    """Take the deprecated reparametrisation ``what`` (a forward pre-hook of ``hook_type``) off ``name``."""
     for k, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, hook_type) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[k]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{what} of '{name}' not found in {module}")
