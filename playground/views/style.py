@@ -51,7 +51,8 @@ body { background: #f8fafc; }
 .ap-legend { font-size: 11.5px; color: #475569; display: flex; flex-wrap: wrap; gap: 4px 12px; }
 .ap-legend span.sw { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px;
                      vertical-align: -2px; border: 1px solid #94a3b8; }
-.ap-status { font-size: 12.5px; color: var(--ap-muted); white-space: nowrap; }
+.ap-status { font-size: 12.5px; color: var(--ap-muted); }
+@media (min-width: 921px) { .ap-status { white-space: nowrap; } }  /* (a phone's page must not scroll sideways) */
 .ap-step { font-size: 13px; color: #1e293b; }
 .ap-step-title { font-weight: 600; margin-bottom: 2px; }
 .ap-step-hint { font-weight: 400; font-size: 11.5px; }
