@@ -325,7 +325,6 @@ class GraphView:
         fig.js_on_event("reset", fit)
         self.fit_js = fit  # also for the page's document_ready: the first frame comes with the page, unchanged
         self.figure = fig
-        self.height = height
         self.heights = (height, height)
         self._graph, self._pos, self._bands = {}, {}, None
         self._walk = self._step = self._focus = self._collapsed = None
@@ -393,7 +392,12 @@ class GraphView:
             if box / unit < 5:
                 unit = box / READABLE_PX
             height = min(most, max(least, round((y1 - y0) / unit) + TOOLBAR_PX))
-        self.height = self.figure.height = height
+        self.figure.height = height
+
+    @property
+    def height(self):
+        """The plot's height in pixels, toolbar included."""
+        return self.figure.height
 
     def set_language(self, language):
         """The tooltips' words in ``language``."""

@@ -350,12 +350,12 @@ class Module:
                                 "(torch.nn.Module or None expected)")
             modules[name] = value
             return
-        buffers = d.get("_buffers")
-        if isinstance(value, Buffer) or buffers is not None and name in buffers:
+        buffers, is_buffer = d.get("_buffers"), isinstance(value, Buffer)
+        if is_buffer or buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
-            persistent = value.persistent if isinstance(value, Buffer) else name not in d["_non_persistent_buffers_set"]
+            persistent = value.persistent if is_buffer else name not in d["_non_persistent_buffers_set"]
             if getattr(self.register_buffer, "__func__", None) is Module.register_buffer:
                 self.register_buffer(name, value, persistent)
             elif "persistent" in inspect.signature(self.register_buffer).parameters:
