@@ -9,7 +9,7 @@ from html import escape
 
 import panel as pn
 import param
-from bokeh.models import Tooltip
+from bokeh.models import CustomJS, Tooltip
 
 from playground.model import examples, exercises, links
 from playground.model import graph as graph_mod
@@ -39,14 +39,46 @@ if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeTe
 _COPY_EMBED_JS = """
 if (code.value && navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(code.value).catch(() => {}); }
 """
+# ← → Home End step the backward player from anywhere on the page but where they mean something
+# else (the code editor, a text field, a list). The player's own buttons do the stepping, so the
+# slider and the graph follow as for a click; a running play is paused first.
+_KEYS_JS = """
+if (!window.__ap_keys) {
+  window.__ap_keys = true;
+  const moves = {ArrowLeft: 'previous_frame', ArrowRight: 'next_frame', Home: 'first_frame', End: 'last_frame'};
+  function player() {
+    for (const root of Object.values(Bokeh.index)) {
+      const stack = [root];
+      while (stack.length) {
+        const v = stack.pop();
+        if ((v.model.css_classes || []).includes('ap-player')) return v;
+        for (const c of (v.child_views || [])) stack.push(c);
+      }
+    }
+    return null;
+  }
+  document.addEventListener('keydown', (e) => {
+    const move = moves[e.key];
+    if (move === undefined || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const target = e.composedPath()[0];
+    if (target instanceof Element && (target.isContentEditable || target.closest('input, textarea, select, .ace_editor')))
+      return;
+    const view = player();
+    if (view === null || !view.model.visible) return;
+    e.preventDefault();
+    if (view.model.direction !== 0) view.pause_animation();
+    view[move]();
+  });
+}
+"""
 TITLE = '<h1 class="ap-title">∂ Autograd Playground<small>see PyTorch\'s autograd work</small></h1>'
 
 # Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
     "en": {"copied": "Link copied: it reopens exactly this state.",
            "modules": "modules as boxes (tap one to open it, its tab to close it)",
-           "player": {"first": "before the first step", "previous": "previous step", "pause": "pause",
-                      "play": "play the steps", "next": "next step", "last": "the last step"},
+           "player": {"first": "before the first step (Home)", "previous": "previous step (←)", "pause": "pause",
+                      "play": "play the steps", "next": "next step (→)", "last": "the last step (End)"},
            "answer": "your answer: a number, a list, or None",
            "check": "Runs the code afresh, presses Backward as the question says, and checks your answer",
            "embed": "Embed code copied. Paste it into a course page's HTML: it shows this playground, in this "
@@ -67,8 +99,8 @@ UI = {
                       "narrow": ("⤡ Side by side", "The graph beside the code again")}},
     "zh": {"copied": "链接已复制：打开它会恢复完全相同的状态。",
            "modules": "模块显示为方框（点击方框展开，点击标签收起）",
-           "player": {"first": "回到第一步之前", "previous": "上一步", "pause": "暂停", "play": "逐步播放",
-                      "next": "下一步", "last": "最后一步"},
+           "player": {"first": "回到第一步之前（Home）", "previous": "上一步（←）", "pause": "暂停", "play": "逐步播放",
+                      "next": "下一步（→）", "last": "最后一步（End）"},
            "answer": "你的答案：一个数、一个列表，或 None",
            "check": "重新运行代码，按题目要求执行 Backward，然后核对你的答案",
            "embed": "嵌入代码已复制。把它粘贴到课程网页的 HTML 中：网页会显示处于此状态的 playground，每位读者都能独立操作。",
@@ -233,6 +265,7 @@ class Playground(pn.viewable.Viewer):
             self._message(notice)
         if pn.state.curdoc is not None:
             pn.state.curdoc.js_on_event("document_ready", self.graph.fit_js)
+            pn.state.curdoc.js_on_event("document_ready", CustomJS(code=_KEYS_JS))
         if pn.state.curdoc is not None or IN_BROWSER:
             pn.state.onload(self._restore_from_link)
             if pn.state.location is not None:

@@ -132,6 +132,9 @@ def test_backward_steps(app):
                         and "step 3 of 5" in app.step_text(), what="step 3")
     assert data["fill"][data["label"].index("AccumulateGrad")] == "#f8fafc"  # not run yet: a ghost
     assert "passed on → to AddBackward0, input 1" in app.step_text()
+    app.page.keyboard.press("ArrowRight")  # the arrow keys step as the buttons do
+    app.wait_for(lambda d: d["label"][d["line_width"].index(3.5)] == "AddBackward0"
+                 and "step 4 of 5" in app.step_text(), what="→ to step 4")
 
 
 def test_share_link_round_trip(app, context):

@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -273,7 +274,7 @@ def test_backward_steps_and_their_link(site, context):
     assert "step 5 of 5: AccumulateGrad" in site.step_text()
     button = site.page.locator(".ap-player button.previous")
     button.hover()  # the player's buttons say what they do
-    assert button.evaluate("b => getComputedStyle(b, '::after').content") == '"previous step"'
+    assert button.evaluate("b => getComputedStyle(b, '::after').content") == '"previous step (←)"'
     site.step("previous")
     site.step("previous")
     data = site.wait_for(lambda d: _current(d) == "MulBackward0" and "step 3 of 5" in site.step_text(), what="step 3")
@@ -282,10 +283,17 @@ def test_backward_steps_and_their_link(site, context):
     assert flows["text"] == ["∇ [[2.2500, 2.2500], … + [[2.2500, 2…", ""]
     site.tap("AddBackward0")  # a node tapped: the steps jump to it
     site.wait_for(lambda d: _current(d) == "AddBackward0" and "step 4 of 5" in site.step_text(), what="step 4")
-    site.step("first")
+    site.page.keyboard.press("ArrowLeft")  # the keys step too, from anywhere but a text field
+    site.wait_for(lambda d: _current(d) == "MulBackward0" and "step 3 of 5" in site.step_text(), what="← to step 3")
+    site.page.keyboard.press("Home")
     site.wait_for(lambda d: _current(d) is None and "Nothing has run yet" in site.step_text(), what="step 0")
     site.step("next")
     site.wait_for(lambda d: _current(d) == "MeanBackward0", what="step 1")
+    site.page.locator(".ace_content").click()  # in the editor the arrows move the caret, not the steps
+    site.page.keyboard.press("ArrowRight")
+    site.page.keyboard.press("End")
+    time.sleep(1.0)
+    assert "step 1 of 5" in site.step_text() and _current(site.source("graph_nodes")) == "MeanBackward0"
     url = site.shared_url(lambda state: state["step"] == 1)  # the link follows the step
     other = PlaygroundPage(context.new_page(), timeout=READY_MS)
     other.page.goto(url)

@@ -235,9 +235,11 @@ def test_the_step_players_buttons_say_what_they_do_in_the_chosen_language(app):
         return css.split(f"button.{name}:hover::after {{ content: \"")[1].split('"')[0]
 
     assert [tip(b) for b in ("first", "previous", "play", "pause", "next", "last")] == [
-        "before the first step", "previous step", "play the steps", "pause", "next step", "the last step"]
+        "before the first step (Home)", "previous step (←)", "play the steps", "pause", "next step (→)",
+        "the last step (End)"]
     app.language_toggle.value = "zh"
-    assert [tip(b) for b in ("first", "previous", "next", "last")] == ["回到第一步之前", "上一步", "下一步", "最后一步"]
+    assert [tip(b) for b in ("first", "previous", "next", "last")] == [
+        "回到第一步之前（Home）", "上一步（←）", "下一步（→）", "最后一步（End）"]
 
 
 def test_carries_on_from_the_quick_start(torch_module):
