@@ -66,6 +66,7 @@ class QuickStart:
         lang = self.state["language"]
         out["title"], out["explain"] = (ex.title(lang), ex.explain(lang)) if ex else ("", "")
         out["link"] = self.link()
+        out["wide"] = bool(self.state.get("wide"))  # the graph across the page, above the code, as the app shows it
         out["notice"] = self.notice or ""
         return out
 

@@ -245,6 +245,7 @@
       if (first) {
         const draft = loadDraft();
         sketch.el("pg-sk-code").value = draft === null ? view.code : draft;
+        document.querySelector("#pg-sketch .pg-sk-body").classList.toggle("pg-sk-wide", view.wide === true);
         if (view.title) {
           document.querySelector("#pg-sketch .pg-sk-title").textContent = view.title;
           document.querySelector("#pg-sketch .pg-sk-left p").textContent = view.explain;

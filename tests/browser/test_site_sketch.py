@@ -88,9 +88,11 @@ def test_sketch_runs_code_before_panel_and_the_app_carries_on(built_site, site_s
 def test_sketch_opens_a_shared_link_and_hands_over_unrun_code(site_server, context, recorder):
     state = links.validate({"code": "import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * w).sum()\n",
                             "output": "loss", "example": "basics", "language": "zh",
-                            "actions": [{"op": "backward", "output": "loss"}]})
+                            "actions": [{"op": "backward", "output": "loss"}], "wide": True})
     page = open_held(context, site_server.url + "#" + links.encode(state))
     assert page.input_value("#pg-sk-code") == state["code"]
+    graph, code = (page.locator(where).bounding_box() for where in ("#pg-sk-graph", "#pg-sk-code"))
+    assert graph["y"] + graph["height"] <= code["y"] and graph["width"] > 1000  # the link's enlarged graph
     assert page.inner_text("#pg-sk-status") == "5 个节点 · 1 次 backward"  # in the link's language
     assert "∇ [2., 2.]" in page.inner_text("#pg-sk-graph")
 

@@ -71,6 +71,8 @@ def test_a_shared_link_is_reopened_with_its_actions(q):
     assert view["code"] == CODE and view["status"] == "5 个节点 · 1 次 backward"  # in the link's language
     leaf = examples.get_example("leaf")
     assert view["title"] == leaf.title("zh") and view["explain"] == leaf.explain("zh")
+    assert view["wide"] is False
+    assert quick.start(links.encode({**state, "wide": True})).view()["wide"] is True  # drawn as the app will
 
 
 def test_a_link_whose_action_fails_says_so_and_keeps_what_ran(q):
