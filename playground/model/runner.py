@@ -92,6 +92,12 @@ class CallResult:
     error: ErrorInfo | None = None
 
 
+_NOT_IN_ENGINE = (
+    "The playground's torch is an autograd engine in NumPy: it has PyTorch's tensors, autograd, nn, optim and "
+    "data tools, but not what makes code fast on hardware (torch.compile, torch.jit, torch.autocast) or torch.fft.",
+    "这里的 torch 是用 NumPy 写的自动求导引擎：它有 PyTorch 的张量、autograd、nn、optim 和数据工具，"
+    "但没有为硬件加速而设的功能（torch.compile、torch.jit、torch.autocast），也没有 torch.fft。",
+)
 _HINTS = (
     (
         "backward through the graph a second time",
@@ -119,6 +125,11 @@ _HINTS = (
         "反向传播需要的张量之后被原地修改了：请改用非原地运算（y = y + 1 而不是 y += 1）。",
     ),
     (
+        # torch.compile, torch.linalg.eig, from torch import jit, import torch.fft (see make_import)
+        ("module 'torch", "from 'torch'", "' in the playground"),
+        *_NOT_IN_ENGINE,
+    ),
+    (
         "Mismatch in shape",
         "The gradient must have the same shape as the output.",
         "gradient 的形状必须和输出的形状相同。",
@@ -127,8 +138,8 @@ _HINTS = (
 
 
 def hint_for(message):
-    for needle, en, zh in _HINTS:
-        if needle in message:
+    for needles, en, zh in _HINTS:
+        if any(n in message for n in ((needles,) if isinstance(needles, str) else needles)):
             return {"en": en, "zh": zh}
     return None
 
@@ -483,6 +494,7 @@ class Runner:
             info = exception_info(exc, program, self.time_limit)
             info.message = self._as_torch(info.message)
             info.traceback = self._as_torch(info.traceback)
+            info.hint = info.hint or hint_for(info.message)  # (one may name torch only now)
             exc.__traceback__ = None  # don't keep the user's frames alive
             return CallResult(False, None, out.getvalue(), info)
 

@@ -175,6 +175,20 @@ def test_hints_for_common_autograd_errors(runner):
     assert err.hint and "gradient" in err.hint["en"] and err.hint["zh"]
 
 
+@pytest.mark.parametrize("code, message", [
+    ("torch.compile(lambda t: t)", "module 'torch' has no attribute 'compile'"),
+    ("torch.linalg.eig(torch.eye(2))", "module 'torch.linalg' has no attribute 'eig'"),
+    ("from torch import jit", "cannot import name 'jit' from 'torch'"),
+    ("import torch.fft", "No module named 'torch.fft' in the playground"),
+])
+def test_a_part_of_torch_the_engine_lacks_is_named_and_explained(runner, code, message):
+    err = runner.run(code).error
+    assert err.message == message
+    assert err.hint["en"].startswith("The playground's torch is an autograd engine in NumPy")
+    assert "torch.compile" in err.hint["zh"]
+    assert runner.run("torch.tensor(1.).foo").error.hint is None  # a Tensor attribute: no such hint
+
+
 def python_with_monitoring():
     """A Python 3.12+ on this machine (on PATH or under pyenv), for the sys.monitoring limit."""
     root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
