@@ -71,7 +71,7 @@ if (!window.__ap_keys) {
   });
 }
 """
-TITLE = '<h1 class="ap-title">∂ Autograd Playground<small>see PyTorch\'s autograd work</small></h1>'
+NAME = "∂ Autograd Playground"
 
 # Texts the app writes itself in the chosen language (examples carry their own translations).
 UI = {
@@ -89,7 +89,7 @@ UI = {
            "labels": {"run": "Run", "copy": "Copy link", "embed": "Embed", "zero": "Zero grad", "check": "Check",
                       "copy_tip": "Copy a link that reopens exactly this state",
                       "embed_tip": "Copy HTML that shows this playground, as it is now, in a course page",
-                      "keys": "Ctrl+Enter runs", "graph": "Computation graph", "tensors": "Tensors",
+                      "keys": "Ctrl+Enter runs", "graph": "Computation graph", "output": "output", "tensors": "Tensors",
                       "history": "Gradient history", "steps": "backward steps", "run_tip": "Run the code (Ctrl+Enter)",
                       "gradcheck": "Gradient check", "check_grads": "Check gradients",
                       "check_grads_tip": "Compare autograd's gradient of the output with finite differences "
@@ -110,7 +110,7 @@ UI = {
            "labels": {"run": "运行", "copy": "复制链接", "embed": "嵌入", "zero": "梯度清零", "check": "核对",
                       "copy_tip": "复制一个链接，打开它会恢复完全相同的状态",
                       "embed_tip": "复制 HTML 代码：把它放进课程网页，就会显示此刻的 playground",
-                      "keys": "Ctrl+Enter 运行", "graph": "计算图", "tensors": "张量",
+                      "keys": "Ctrl+Enter 运行", "graph": "计算图", "output": "输出", "tensors": "张量",
                       "history": "梯度历史", "steps": "反向传播步骤", "run_tip": "运行代码（Ctrl+Enter）",
                       "gradcheck": "梯度检验", "check_grads": "检验梯度",
                       "check_grads_tip": "用有限差分检验 autograd 对输出求的梯度（把每个元素加减一点后重新运行代码）",
@@ -182,9 +182,9 @@ class Playground(pn.viewable.Viewer):
         self.embed_note = panels.html_pane()
         self.embed_box = pn.Column(self.embed_note, self.embed_code, visible=False, sizing_mode="stretch_width",
                                    css_classes=["ap-embed"])
-        self.title_pane = pn.pane.HTML(TITLE)
-        self.open_pane = pn.pane.HTML("", visible=False)
         self._embedded = False  # shown inside a course page (?embed): the compact header
+        self.title_pane = pn.pane.HTML(self._title())
+        self.open_pane = pn.pane.HTML("", visible=False)
 
         self.output_select = pn.widgets.Select(label="output", options=[], width=140)
         self.gradient_input = pn.widgets.TextInput(label="gradient", placeholder="torch.ones_like(out)", width=200)
@@ -381,12 +381,16 @@ class Playground(pn.viewable.Viewer):
         """The compact view for a course page's iframe: a small title, a link to the full
         playground instead of the share buttons."""
         self._embedded = embedded
-        self.title_pane.object = ('<h1 class="ap-title ap-title-small">∂ Autograd Playground</h1>' if embedded
-                                  else TITLE)
+        self.title_pane.object = self._title()
         self.open_pane.visible = embedded
         self.copy_button.visible = self.embed_button.visible = not embedded
         self.embed_box.visible = self.embed_box.visible and not embedded
         self._fit_editor()
+
+    def _title(self):
+        if self._embedded:  # (a course page's frame: every pixel counts)
+            return f'<h1 class="ap-title ap-title-small">{NAME}</h1>'
+        return f'<h1 class="ap-title">{NAME}<small>{escape(panels.TAGLINE[self.language])}</small></h1>'
 
     def _fit_editor(self):
         # In a course page's frame every line counts: the editor fits the code, so the graph
@@ -611,7 +615,8 @@ class Playground(pn.viewable.Viewer):
         self.zero_button.label, self.check_button.label = words["zero"], words["check"]
         label, tip = UI[self.language]["restore"]
         self.restore_button.param.update(label=label, description=tip)
-        self.step_player.label = words["steps"]
+        self.step_player.label, self.output_select.label = words["steps"], words["output"]
+        self.title_pane.object = self._title()
         self.keys_pane.object = f'<span class="ap-status">{escape(words["keys"])}</span>'
         self.graph_title.object = f'<div class="ap-section">{escape(words["graph"])}</div>'
         self.tabs[0] = (words["tensors"], self.inspector_pane)

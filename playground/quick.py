@@ -65,6 +65,7 @@ class QuickStart:
         ex = next((e for e in examples.EXAMPLES if e.key == self.state["example"]), None)
         lang = self.state["language"]
         out["title"], out["explain"] = (ex.title(lang), ex.explain(lang)) if ex else ("", "")
+        out["tagline"] = panels.TAGLINE[lang]
         out["link"] = self.link()
         out["wide"] = bool(self.state.get("wide"))  # the graph across the page, above the code, as the app shows it
         out["notice"] = self.notice or ""

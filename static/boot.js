@@ -246,6 +246,7 @@
         const draft = loadDraft();
         sketch.el("pg-sk-code").value = draft === null ? view.code : draft;
         document.querySelector("#pg-sketch .pg-sk-body").classList.toggle("pg-sk-wide", view.wide === true);
+        document.querySelector("#pg-sketch .pg-sk-head small").textContent = view.tagline;
         if (view.title) {
           document.querySelector("#pg-sketch .pg-sk-title").textContent = view.title;
           document.querySelector("#pg-sketch .pg-sk-left p").textContent = view.explain;

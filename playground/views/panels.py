@@ -229,6 +229,7 @@ def gradcheck_html(check, language="en"):
     return "".join(parts)
 
 
+TAGLINE = {"en": "see PyTorch's autograd work", "zh": "看 PyTorch 的自动求导如何工作"}  # (under the product's name)
 OWN_CODE = {"en": "Your own code", "zh": "你自己的代码"}  # (also the examples menu's entry for it)
 _EDITED = {"en": "edited", "zh": "已修改"}
 _APART = {"en": "What «{}» explains (its code had other variables)", "zh": "示例「{}」的说明（它的代码里的变量与现在不同）"}

@@ -84,7 +84,7 @@ def sketch_html(snapshot, title, explanation):
     off = ' disabled title="Python is loading"'
     return (
         f'<div id="pg-sketch"><style>{CSS}</style>'
-        '<div class="pg-sk-head">∂ Autograd Playground <small>see PyTorch\'s autograd work</small></div>'
+        f'<div class="pg-sk-head">∂ Autograd Playground <small>{escape(panels.TAGLINE["en"])}</small></div>'
         '<div class="pg-sk-body"><div class="pg-sk-left">'
         f'<div class="pg-sk-title">{escape(title)}</div><p>{escape(explanation)}</p>'
         f'<textarea id="pg-sk-code" spellcheck="false" autocomplete="off" wrap="off" aria-label="code" readonly>'

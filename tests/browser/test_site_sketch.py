@@ -94,6 +94,7 @@ def test_sketch_opens_a_shared_link_and_hands_over_unrun_code(site_server, conte
     graph, code = (page.locator(where).bounding_box() for where in ("#pg-sk-graph", "#pg-sk-code"))
     assert graph["y"] + graph["height"] <= code["y"] and graph["width"] > 1000  # the link's enlarged graph
     assert page.inner_text("#pg-sk-status") == "5 个节点 · 1 次 backward"  # in the link's language
+    assert page.inner_text("#pg-sketch .pg-sk-head small") == "看 PyTorch 的自动求导如何工作"
     assert "∇ [2., 2.]" in page.inner_text("#pg-sk-graph")
 
     # Typed but not run when the app arrives: the app runs it.

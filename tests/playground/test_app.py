@@ -210,6 +210,7 @@ def test_language_switch_shows_chinese_explanation(app):
     assert "叶子张量（requires grad）" in app.legend.object and "leaf tensor" not in app.legend.object
     assert (app.run_button.label, app.zero_button.label, app.copy_button.label) == ("运行", "梯度清零", "复制链接")
     assert app.tabs._names == ["张量", "梯度历史", "梯度检验"] and "计算图" in app.graph_title.object
+    assert "<small>看 PyTorch 的自动求导如何工作</small>" in app.title_pane.object and app.output_select.label == "输出"
     assert app.backward_button.label == "Backward" and app.retain_box.label == "retain_graph"  # PyTorch's names
     assert _node(app, "x")["kind_name"] == "叶子张量（requires grad）"
     app.backward_button.clicks += 1
@@ -227,6 +228,7 @@ def test_language_switch_shows_chinese_explanation(app):
     app.language_toggle.value = "en"
     assert app.tabs._names == ["Tensors", "Gradient history", "Gradient check"] and app.run_button.label == "Run"
     assert "tensor without grad" in app.legend.object
+    assert "<small>see PyTorch&#x27;s autograd work</small>" in app.title_pane.object and app.output_select.label == "output"
 
 
 def test_the_step_players_buttons_say_what_they_do_in_the_chosen_language(app):

@@ -71,7 +71,7 @@ def test_a_shared_link_is_reopened_with_its_actions(q):
     assert view["code"] == CODE and view["status"] == "5 个节点 · 1 次 backward"  # in the link's language
     leaf = examples.get_example("leaf")
     assert view["title"] == leaf.title("zh") and view["explain"] == leaf.explain("zh")
-    assert view["wide"] is False
+    assert view["wide"] is False and view["tagline"] == "看 PyTorch 的自动求导如何工作"
     assert quick.start(links.encode({**state, "wide": True})).view()["wide"] is True  # drawn as the app will
 
 
