@@ -9,7 +9,7 @@ from .. import _grad_mode
 from .._tensor import Tensor
 from .. import _lazy
 from . import anomaly_mode, function, functional, grad_mode, graph, variable
-from ._engine import make_grads, run_backward
+from ._engine import is_checkpoint_valid as _is_checkpoint_valid, make_grads, run_backward
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck

@@ -57,6 +57,12 @@ def current_graph_task_id():
     return _tasks[-1].id if _tasks else -1
 
 
+def is_checkpoint_valid():
+    """``torch.autograd._is_checkpoint_valid()``: False inside a walk limited to some inputs (grad(),
+    backward(inputs=...)), which a reentrant checkpoint's inner backward would escape."""
+    return not _tasks or _tasks[-1].needed is None
+
+
 def will_engine_execute_node(node):
     """``torch._C._will_engine_execute_node``: does the running backward reach ``node`` and run it?"""
     if not isinstance(node, Node):
