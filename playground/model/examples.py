@@ -398,6 +398,42 @@ EXAMPLES = (
         ),
     ),
     Example(
+        key="checkpoint",
+        title_en="Activation checkpointing: the forward runs again in backward",
+        title_zh="激活检查点：反向传播时再运行一次前向",
+        explain_en=(
+            "checkpoint(block, x) keeps none of block's activations, only its input. With use_reentrant=False "
+            "the graph has block's own nodes (SinBackward0, MulBackward0, ExpBackward0), but what they save goes "
+            "through hooks that keep nothing; with use_reentrant=True the whole block is one "
+            "CheckpointFunctionBackward node. Run prints \"block runs\" twice. Press Backward and it prints twice "
+            "more: each checkpoint runs block again to get back what backward needs. Both halves give "
+            "3eˣ·cos(3eˣ), so x.grad is twice that. Memory is traded for compute."
+        ),
+        explain_zh=(
+            "checkpoint(block, x) 不保留 block 的中间激活值，只保留它的输入。use_reentrant=False 时，"
+            "计算图里是 block 自己的节点（SinBackward0、MulBackward0、ExpBackward0），但它们要保存的张量"
+            "经过不保留任何东西的钩子；use_reentrant=True 时，整个 block 只是一个 CheckpointFunctionBackward "
+            "节点。Run 会打印两次 \"block runs\"。点击 Backward，它又打印两次：每个 checkpoint 都重新运行 block，"
+            "取回反向传播需要的值。两半都给出 3eˣ·cos(3eˣ)，所以 x.grad 是它的两倍。这是用计算换内存。"
+        ),
+        code=(
+            "import torch\n"
+            "from torch.utils.checkpoint import checkpoint\n"
+            "\n"
+            "def block(t):\n"
+            "    print(\"block runs\")\n"
+            "    return (t.exp() * 3).sin()\n"
+            "\n"
+            "x = torch.tensor([0.5, 0.25, -2.0], requires_grad=True)\n"
+            "# block's own nodes, saving nothing:\n"
+            "y = checkpoint(block, x, use_reentrant=False)\n"
+            "# one CheckpointFunctionBackward node for all of block:\n"
+            "z = checkpoint(block, x, use_reentrant=True)\n"
+            "loss = (y + z).sum()\n"
+        ),
+        output="loss",
+    ),
+    Example(
         key="neuron",
         title_en="A one-layer network and its loss",
         title_zh="单层神经网络与损失函数",

@@ -404,3 +404,14 @@ def test_subprocess_module_calls_cross_to_the_parent(child):
     assert [(g["id"], g["label"], g["type"], g["parent"]) for g in snap.graph["groups"]] == [
         ("m0", "model", "Sequential", None), ("m1", "model.0", "Linear", "m0"), ("m3", "model.2", "Linear", "m0")]
     assert snap.graph["groups"][0]["about"].startswith("Sequential(\n  (0): Linear(in_features=2, out_features=3")
+
+
+def test_the_checkpoint_example_reruns_its_block_in_backward(session):
+    snap = session.run(examples.get_example("checkpoint").code)
+    assert snap.stdout == "block runs\nblock runs\n"
+    labels = [n["label"] for n in snap.graph["nodes"]]
+    assert "CheckpointFunctionBackward" in labels and "ExpBackward0" in labels  # reentrant: one node; else block's
+    snap = session.backward("loss", None, False, False)
+    assert snap.stdout == "block runs\nblock runs\n"  # each checkpoint ran block again
+    x = next(n for n in snap.graph["nodes"] if n["label"] == "x")
+    assert x["grad"] == "tensor([ 2.2916, -5.8401,  0.7460])"  # 2 · 3eˣ·cos(3eˣ), as PyTorch gives
