@@ -60,9 +60,8 @@ if (!window.__ap_keys) {
   document.addEventListener('keydown', (e) => {
     const move = moves[e.key];
     if (move === undefined || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    const target = e.composedPath()[0];
-    if (target instanceof Element && (target.isContentEditable || target.closest('input, textarea, select, .ace_editor')))
-      return;
+    const target = e.composedPath()[0], typing = 'input, textarea, select, .ace_editor';
+    if (target instanceof Element && (target.isContentEditable || target.closest(typing))) return;
     const view = player();
     if (view === null || !view.model.visible) return;
     e.preventDefault();

@@ -17,7 +17,7 @@ import weakref
 
 from .. import _grad_mode
 from .._tensor import Tensor, _version_message
-from ..autograd import _is_checkpoint_valid
+from ..autograd import _is_checkpoint_valid, backward
 from ..autograd._engine import current_graph_task_id
 from ..autograd.function import Function
 from ..autograd.graph import saved_tensors_hooks
@@ -135,7 +135,6 @@ class CheckpointFunction(Function):
         pairs = [(o, g) for o, g in zip(outputs, args) if isinstance(o, Tensor) and o.requires_grad]
         if not pairs:
             raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not necessary")
-        from ..autograd import backward
         backward([o for o, _ in pairs], [g for _, g in pairs])
         return (None, None) + tuple(x.grad if isinstance(x, Tensor) else None for x in detached)
 
@@ -159,9 +158,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn, 
     if determinism_check not in ("default", "none"):
         raise ValueError(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}")
     forward_context, recompute_context = context_fn()
-    if not _grad_mode._enabled:
-        with forward_context:
-            return function(*args, **kwargs)
+    if not _grad_mode._enabled:  # (nothing will be saved: no hooks, and forward_context unused, as in PyTorch)
+        return function(*args, **kwargs)
     fwd_state = get_rng_state() if preserve else None
 
     def recompute(*inputs):

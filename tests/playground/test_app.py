@@ -228,7 +228,8 @@ def test_language_switch_shows_chinese_explanation(app):
     app.language_toggle.value = "en"
     assert app.tabs._names == ["Tensors", "Gradient history", "Gradient check"] and app.run_button.label == "Run"
     assert "tensor without grad" in app.legend.object
-    assert "<small>see PyTorch&#x27;s autograd work</small>" in app.title_pane.object and app.output_select.label == "output"
+    assert "<small>see PyTorch&#x27;s autograd work</small>" in app.title_pane.object
+    assert app.output_select.label == "output"
 
 
 def test_the_step_players_buttons_say_what_they_do_in_the_chosen_language(app):
