@@ -16,7 +16,7 @@ from playground.model import graph as graph_mod
 from playground.model.modules import BOX, closing
 from playground.model.session import make_session
 from playground.views import panels
-from playground.views.graph import KIND_NAMES, STYLE, GraphView
+from playground.views.graph import FIND_VIEW_JS, KIND_NAMES, STYLE, GraphView
 from playground.views.style import CSS, player_css
 
 IN_BROWSER = sys.platform == "emscripten"
@@ -42,27 +42,16 @@ if (code.value && navigator.clipboard && window.isSecureContext) { navigator.cli
 # ← → Home End step the backward player from anywhere on the page but where they mean something
 # else (the code editor, a text field, a list). The player's own buttons do the stepping, so the
 # slider and the graph follow as for a click; a running play is paused first.
-_KEYS_JS = """
+_KEYS_JS = FIND_VIEW_JS + """
 if (!window.__ap_keys) {
   window.__ap_keys = true;
   const moves = {ArrowLeft: 'previous_frame', ArrowRight: 'next_frame', Home: 'first_frame', End: 'last_frame'};
-  function player() {
-    for (const root of Object.values(Bokeh.index)) {
-      const stack = [root];
-      while (stack.length) {
-        const v = stack.pop();
-        if ((v.model.css_classes || []).includes('ap-player')) return v;
-        for (const c of (v.child_views || [])) stack.push(c);
-      }
-    }
-    return null;
-  }
   document.addEventListener('keydown', (e) => {
     const move = moves[e.key];
     if (move === undefined || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const target = e.composedPath()[0], typing = 'input, textarea, select, .ace_editor';
     if (target instanceof Element && (target.isContentEditable || target.closest(typing))) return;
-    const view = player();
+    const view = find_view(v => (v.model.css_classes || []).includes('ap-player'));
     if (view === null || !view.model.visible) return;
     e.preventDefault();
     if (view.model.direction !== 0) view.pause_animation();

@@ -97,13 +97,21 @@ def set_checkpoint_debug_enabled(enabled):
         _debug = prev
 
 
+@contextlib.contextmanager
+def _rng_as_in_forward(state):
+    """The generator as the forward left it (``state``; None: as it is), and as it was again after."""
+    with fork_rng(enabled=state is not None):
+        if state is not None:
+            set_rng_state(state)
+        yield
+
+
 class CheckpointFunction(Function):
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
         check_backward_validity(args)
-        ctx.run_function, ctx.preserve_rng_state = run_function, preserve_rng_state
-        if preserve_rng_state:
-            ctx.fwd_cpu_state = get_rng_state()
+        ctx.run_function = run_function
+        ctx.fwd_cpu_state = get_rng_state() if preserve_rng_state else None
         ctx.inputs, ctx.tensor_indices, tensors = [], [], []
         for i, arg in enumerate(args):
             if isinstance(arg, Tensor):
@@ -124,9 +132,7 @@ class CheckpointFunction(Function):
         inputs = list(ctx.inputs)
         for i, t in zip(ctx.tensor_indices, ctx.saved_tensors):
             inputs[i] = t
-        with fork_rng(enabled=ctx.preserve_rng_state):
-            if ctx.preserve_rng_state:
-                set_rng_state(ctx.fwd_cpu_state)
+        with _rng_as_in_forward(ctx.fwd_cpu_state):
             detached = detach_variable(tuple(inputs))
             with _grad_mode.enable_grad():
                 outputs = ctx.run_function(*detached)
@@ -163,11 +169,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn, 
     fwd_state = get_rng_state() if preserve else None
 
     def recompute(*inputs):
-        with fork_rng(enabled=preserve):
-            if preserve:
-                set_rng_state(fwd_state)
-            with recompute_context:
-                function(*inputs, **kwargs)
+        with _rng_as_in_forward(fwd_state), recompute_context:
+            function(*inputs, **kwargs)
 
     frame = _Frame(recompute, _early_stop if _early_stop is not None else early_stop,
                    _metadata if determinism_check == "default" else None, args)

@@ -412,8 +412,8 @@ def exception_info(exc, program, time_limit_s=None):
             "zh": "请使用更小的张量：这里的计算图是用来观察的。",
         }
     else:
-        kind, type_name, message = "exception", type(exc).__name__, str(exc)
-        hint = hint_for(message)
+        # (the hint is matched once the message names torch, not the engine: see Runner._guarded)
+        kind, type_name, message, hint = "exception", type(exc).__name__, str(exc), None
     if isinstance(exc, SyntaxError) and not frames:
         return syntax_error_info(exc, getattr(exc, "filename", None) or FILENAME)
     lines = _format_frames(frames, program)
@@ -494,7 +494,7 @@ class Runner:
             info = exception_info(exc, program, self.time_limit)
             info.message = self._as_torch(info.message)
             info.traceback = self._as_torch(info.traceback)
-            info.hint = info.hint or hint_for(info.message)  # (one may name torch only now)
+            info.hint = info.hint or hint_for(info.message)
             exc.__traceback__ = None  # don't keep the user's frames alive
             return CallResult(False, None, out.getvalue(), info)
 

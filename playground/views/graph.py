@@ -22,7 +22,21 @@ READABLE_PX = 7  # the label font a graph opens with on its output end when the 
 # end where the whole would be too small to read (a phone); again when the plot changes size, unless
 # the user has moved it. Reset shows the whole graph. Pan and wheel zoom keep the proportion, so only
 # a frame set for another size (a new graph, a resize) is changed.
-_FONT_JS = """
+# A view Bokeh has made for a model: page-level scripts find the plot's element, or the player's view.
+FIND_VIEW_JS = """
+function find_view(test) {
+  for (const root of Object.values(Bokeh.index)) {
+    const stack = [root];
+    while (stack.length) {
+      const v = stack.pop();
+      if (test(v)) return v;
+      for (const c of (v.child_views || [])) stack.push(c);
+    }
+  }
+  return null;
+}
+"""
+_FONT_JS = FIND_VIEW_JS + """
 const whole = cb_obj != null && cb_obj.event_name === 'reset';
 function fit(tries, resized) {
   const W = fig.inner_width, H = fig.inner_height;
@@ -67,16 +81,9 @@ function fit(tries, resized) {
   }
 }
 fit(0, false);
-function plot_element() {  // the plot's view, once Bokeh has made it
-  for (const root of Object.values(Bokeh.index)) {
-    const stack = [root];
-    while (stack.length) {
-      const v = stack.pop();
-      if (v.model === fig) return v.el;
-      for (const c of (v.child_views || [])) stack.push(c);
-    }
-  }
-  return null;
+function plot_element() {  // the plot's element, once Bokeh has made it
+  const view = find_view(v => v.model === fig);
+  return view === null ? null : view.el;
 }
 if (!fig.__ap_resize) {
   // Any change of the plot's size refits it: the window's, the layout's (the wide graph), full screen.
