@@ -19,9 +19,10 @@ import weakref
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._fma import fma
+from ._fma import fma, rounded as _rounded
 from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
+from ._reduce import add_reduce
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       saved_value, unpack_saved, unpack_with_attrs)
@@ -325,7 +326,7 @@ def _sum_to(d, shape):
     dims = _broadcast_dims(dshape, shape)
     if dims:
         # (the backward walk, which runs this for every bias, is quiet already: no _quietly call)
-        d = np.add.reduce(d, dims) if _quiet_state() is _QUIET else _quietly(np.add.reduce, d, dims)
+        d = add_reduce(d, dims) if _quiet_state() is _QUIET else _quietly(add_reduce, d, dims)
     return d if d.shape == shape else d.reshape(shape)
 
 
@@ -784,25 +785,28 @@ def _unary(name, node, fwd, vjp, saves=()):
     return op
 
 
-_unary("exp", "ExpBackward0", np.exp, lambda g, ans, x: g * ans, saves=("result",))
-_unary("log", "LogBackward0", np.log, lambda g, ans, x: g / x, saves=(0,))
+# Float32 exp, log, tanh, ... in float64, rounded once: PyTorch's values (see _fma.rounded)
+_exp, _log, _tanh = _rounded(np.exp), _rounded(np.log), _rounded(np.tanh)
+_unary("exp", "ExpBackward0", _exp, lambda g, ans, x: g * ans, saves=("result",))
+_unary("log", "LogBackward0", _log, lambda g, ans, x: g / x, saves=(0,))
 # The rules follow PyTorch's derivatives.yaml term by term (``x * 2`` with a Python number is
 # MulBackward1 there), so a double backward builds the graph PyTorch builds.
-_unary("log2", "Log2Backward0", np.log2, lambda g, ans, x: g / _mul_scalar(x, math.log(2.0)), saves=(0,))
+_unary("log2", "Log2Backward0", _rounded(np.log2), lambda g, ans, x: g / _mul_scalar(x, math.log(2.0)), saves=(0,))
 # (log10's: the literal of PyTorch's formula, 1 ulp below math.log(10.0))
-_unary("log10", "Log10Backward0", np.log10, lambda g, ans, x: g / _mul_scalar(x, 2.3025850929940456), saves=(0,))
-_unary("log1p", "Log1PBackward0", np.log1p, lambda g, ans, x: g / _add_scalar(x, 1), saves=(0,))
-_unary("expm1", "Expm1Backward0", np.expm1, lambda g, ans, x: g * _add_scalar(ans, 1), saves=("result",))
+_unary("log10", "Log10Backward0", _rounded(np.log10), lambda g, ans, x: g / _mul_scalar(x, 2.3025850929940456),
+       saves=(0,))
+_unary("log1p", "Log1PBackward0", _rounded(np.log1p), lambda g, ans, x: g / _add_scalar(x, 1), saves=(0,))
+_unary("expm1", "Expm1Backward0", _rounded(np.expm1), lambda g, ans, x: g * _add_scalar(ans, 1), saves=("result",))
 _unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, ans, x: g / _mul_scalar(ans, 2), saves=("result",))
 _unary("rsqrt", "RsqrtBackward0", lambda d: 1 / np.sqrt(d), lambda g, ans, x: _mul_scalar(g, -0.5) * pow(ans, 3),
        saves=("result",))
-_unary("sin", "SinBackward0", np.sin, lambda g, ans, x: g * cos(x), saves=(0,))
-_unary("cos", "CosBackward0", np.cos, lambda g, ans, x: g * neg(sin(x)), saves=(0,))
-_unary("tan", "TanBackward0", np.tan, lambda g, ans, x: g * _add_scalar(pow(ans, 2), 1), saves=("result",))
-_unary("tanh", "TanhBackward0", np.tanh, lambda g, ans, x: tanh_backward(g, ans), saves=("result",))
-_unary("sinh", "SinhBackward0", np.sinh, lambda g, ans, x: g * cosh(x), saves=(0,))
-_unary("cosh", "CoshBackward0", np.cosh, lambda g, ans, x: g * sinh(x), saves=(0,))
-_unary("atan", "AtanBackward0", np.arctan, lambda g, ans, x: g / _add_scalar(x * x, 1), saves=(0,))
+_unary("sin", "SinBackward0", _rounded(np.sin), lambda g, ans, x: g * cos(x), saves=(0,))
+_unary("cos", "CosBackward0", _rounded(np.cos), lambda g, ans, x: g * neg(sin(x)), saves=(0,))
+_unary("tan", "TanBackward0", _rounded(np.tan), lambda g, ans, x: g * _add_scalar(pow(ans, 2), 1), saves=("result",))
+_unary("tanh", "TanhBackward0", _tanh, lambda g, ans, x: tanh_backward(g, ans), saves=("result",))
+_unary("sinh", "SinhBackward0", _rounded(np.sinh), lambda g, ans, x: g * cosh(x), saves=(0,))
+_unary("cosh", "CoshBackward0", _rounded(np.cosh), lambda g, ans, x: g * sinh(x), saves=(0,))
+_unary("atan", "AtanBackward0", _rounded(np.arctan), lambda g, ans, x: g / _add_scalar(x * x, 1), saves=(0,))
 _unary("sigmoid", "SigmoidBackward0", lambda d: _sigmoid(d), lambda g, ans, x: sigmoid_backward(g, ans), saves=("result",))
 _unary("reciprocal", "ReciprocalBackward0", lambda d: 1 / d, lambda g, ans, x: neg(g) * (ans * ans), saves=("result",))
 
@@ -916,18 +920,24 @@ _unary("erf", "ErfBackward0", _erf,
        lambda g, ans, x: _mul_scalar(exp(neg(pow(x, 2))), 2.0 / math.sqrt(math.pi)) * g, saves=(0,))
 _unary("erfc", "ErfcBackward0", lambda d: _erf(d, True),
        lambda g, ans, x: _mul_scalar(exp(neg(pow(x, 2))), -2.0 / math.sqrt(math.pi)) * g, saves=(0,))
-_unary("asin", "AsinBackward0", np.arcsin, lambda g, ans, x: g * rsqrt(_add_scalar(neg(x) * x, 1)), saves=(0,))
-_unary("acos", "AcosBackward0", np.arccos, lambda g, ans, x: g * neg(rsqrt(_add_scalar(neg(x) * x, 1))), saves=(0,))
-_unary("asinh", "AsinhBackward0", np.arcsinh, lambda g, ans, x: g * rsqrt(_add_scalar(pow(x, 2), 1)), saves=(0,))
-_unary("acosh", "AcoshBackward0", np.arccosh, lambda g, ans, x: g * rsqrt(_sub_scalar(x * x, 1)), saves=(0,))
-_unary("atanh", "AtanhBackward0", np.arctanh, lambda g, ans, x: _mul_scalar(g, 1) / _rsub_scalar(1, pow(x, 2)),
+_unary("asin", "AsinBackward0", _rounded(np.arcsin), lambda g, ans, x: g * rsqrt(_add_scalar(neg(x) * x, 1)),
        saves=(0,))
-_unary("exp2", "Exp2Backward0", np.exp2, lambda g, ans, x: _mul_scalar(g * ans, math.log(2.0)), saves=("result",))
+_unary("acos", "AcosBackward0", _rounded(np.arccos), lambda g, ans, x: g * neg(rsqrt(_add_scalar(neg(x) * x, 1))),
+       saves=(0,))
+_unary("asinh", "AsinhBackward0", _rounded(np.arcsinh), lambda g, ans, x: g * rsqrt(_add_scalar(pow(x, 2), 1)),
+       saves=(0,))
+_unary("acosh", "AcoshBackward0", _rounded(np.arccosh), lambda g, ans, x: g * rsqrt(_sub_scalar(x * x, 1)), saves=(0,))
+_unary("atanh", "AtanhBackward0", _rounded(np.arctanh),
+       lambda g, ans, x: _mul_scalar(g, 1) / _rsub_scalar(1, pow(x, 2)), saves=(0,))
+_unary("exp2", "Exp2Backward0", _rounded(np.exp2), lambda g, ans, x: _mul_scalar(g * ans, math.log(2.0)),
+       saves=("result",))
 _unary("sinc", "SincBackward0", _sinc, lambda g, ans, x: _sinc_grad(g, x), saves=(0,))
 _unary("deg2rad", "Deg2RadBackward0", lambda d: d * d.dtype.type(math.pi / 180),
        lambda g, ans, x: _mul_scalar(g, math.pi / 180))
 _unary("rad2deg", "Rad2DegBackward0", lambda d: d * d.dtype.type(180 / math.pi),
        lambda g, ans, x: _mul_scalar(g, 180 / math.pi))
+
+
 def _unary_alias(name, of):
     """``of`` under NumPy's name, which PyTorch's argument errors name."""
     f = globals()[name] = _checked_alias(name, of)
@@ -1181,7 +1191,7 @@ def _backward_kernel(op, kernel, inputs, attrs=None):
 
 
 def _sigmoid_backward(go, y):
-    return go * (y * (1 - y))
+    return (go * (1 - y)) * y  # (PyTorch's order, which rounds differently from go * (y * (1 - y)))
 
 
 def sigmoid_backward(grad_output, output):
@@ -1189,6 +1199,8 @@ def sigmoid_backward(grad_output, output):
 
 
 def _tanh_backward(go, y):
+    if y.dtype.kind == "f" and y.dtype.itemsize >= 4:  # PyTorch's kernel fuses 1 - y * y into one multiply-add
+        return go * fma(-y, y, 1, y.dtype)
     return go * (1 - y * y)
 
 
@@ -1225,7 +1237,7 @@ def _not_at_most(d, threshold):
 def _sigmoid(d):
     # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
     x = d if d.dtype.itemsize >= 4 else d.astype(np.float32)  # half: in float, as PyTorch computes it
-    return np.asarray(_quietly(lambda: 1 / (1 + np.exp(-x))), dtype=d.dtype)
+    return np.asarray(_quietly(lambda: 1 / (1 + _exp(-x))), dtype=d.dtype)
 
 
 NEG = defop("NegBackward0", lambda g, ans, x: neg(g))
@@ -2168,9 +2180,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     elif d.dtype.kind in "bui" and d.dtype != np.int64:
         d = d.astype(np.int64)
     if dim is None:  # (inf + -inf is nan, silently)
-        return record(SUM, (input,), np.asarray(_quietly(np.add.reduce, d, None), dtype=d.dtype))
+        return record(SUM, (input,), np.asarray(_quietly(add_reduce, d), dtype=d.dtype))
     # (the node keeps the dims as given, for its rule too)
-    out = _quietly(np.add.reduce, d, norm_dims(dim, d.ndim), None, None, keepdim)
+    out = _quietly(add_reduce, d, norm_dims(dim, d.ndim), keepdim)
     return record(SUM_DIM, (input,), out, {"dims": dim, "keepdim": keepdim})
 
 
@@ -2196,10 +2208,12 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     with np.errstate(all="ignore"), warnings.catch_warnings() if d.size == 0 else _NO_CONTEXT:
         if d.size == 0:  # the mean of nothing is nan, silently, as in PyTorch
             warnings.simplefilter("ignore", RuntimeWarning)
+        # PyTorch's: the sum, in its order, divided by the count
         if dim is None:
-            return record(MEAN, (input,), np.asarray(d.mean(), dtype=d.dtype))
+            return record(MEAN, (input,), np.asarray(add_reduce(d) / d.dtype.type(d.size), dtype=d.dtype))
         dims = norm_dims(dim, d.ndim)
-        out = d.mean(axis=dims, keepdims=keepdim).astype(d.dtype, copy=False)
+        count = math.prod(d.shape[i] for i in dims)
+        out = np.asarray(add_reduce(d, dims, keepdim) / d.dtype.type(count), dtype=d.dtype)
     return record(MEAN_DIM, (input,), out, {"dims": dim, "keepdim": keepdim})  # (dims as given, as sum's)
 
 
@@ -6222,8 +6236,8 @@ def einsum(equation, *operands):
 
 def _sum(x, dim=None, keepdim=False):
     if dim is None:
-        return np.add.reduce(x, None)
-    return np.add.reduce(x, norm_dims(dim, np.ndim(x)), keepdims=keepdim)
+        return add_reduce(x)
+    return add_reduce(x, norm_dims(dim, np.ndim(x)), keepdim)
 
 
 def _squeeze(x, dim=None):

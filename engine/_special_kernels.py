@@ -12,23 +12,10 @@ import math
 import numpy as np
 
 from . import _special_tables as tab
-from ._fma import fma
+from ._fma import fma, rounded as _rounded
 
 _PI_F32 = 3.1415927410125732  # float(c10::pi<float>), which the asymptotic igamma series uses
 _INT64_MIN = np.iinfo(np.int64).min
-
-
-def _rounded(f):
-    """``f`` on float32 through float64, rounded once: the correctly rounded float32 functions of
-    glibc that PyTorch's scalar kernels call (NumPy's own float32 loops may be an ulp off, which a
-    large argument, as in cos(n acos(x)), multiplies)."""
-    def g(x):
-        x = np.asarray(x)
-        if x.dtype == np.float32:
-            return f(x.astype(np.float64)).astype(np.float32)
-        return f(x)
-    g.__name__ = f.__name__
-    return g
 
 
 _exp, _log, _log1p, _expm1 = _rounded(np.exp), _rounded(np.log), _rounded(np.log1p), _rounded(np.expm1)

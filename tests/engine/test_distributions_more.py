@@ -201,7 +201,9 @@ CASES = {
 NOT_EXACT = {"LKJCholesky", "LKJCholesky_2", "Wishart", "Wishart_covariance", "Wishart_precision", "InverseGamma",
              "ContinuousBernoulli", "ContinuousBernoulli_logits", "Pareto", "RelaxedBernoulli",
              "RelaxedBernoulli_logits", "LogisticNormal"}
-LOOSER = {("LKJCholesky", "float32"): 1e-5}
+# VonMises' float32 variance is 1 - exp(a - b) with a - b of logs: where PyTorch's float32 log is an ulp off the
+# correctly rounded one the engine computes, the cancellation makes that 2e-6.
+LOOSER = {("LKJCholesky", "float32"): 1e-5, ("VonMises", "float32"): 1e-5}
 
 
 # (GeneralizedPareto in float64: PyTorch's log_prob compares a float64 concentration with torch.tensor(0.0) in

@@ -1,0 +1,161 @@
+"""Sums added in PyTorch's order, so that float32 sums and means are PyTorch's to the last bit.
+
+PyTorch's CPU sum (``cascade_sum`` in aten/src/ATen/native/cpu/SumKernel.cpp) adds a contiguous row
+of at least a vector's worth of numbers in vector lanes, four vectors at a time, then the lanes one
+after another; a shorter row as four interleaved partial sums; the columns of a row-major matrix down
+its rows; each in chunks of 16 or more, and chunks of chunks (a cascade). NumPy adds pairwise in eight
+accumulators, and so about two thirds of float32 sums of eight or more numbers differ from PyTorch's in
+the last bit: ``loss.item()`` of a mean over a batch among them. ``add_reduce`` follows PyTorch for
+float32 and float64 with one thread (PyTorch splits a single sum of 32768 or more numbers between its
+threads); other dtypes add as NumPy does, exactly for integers. The vectors are 256 bits wide (8 float32
+lanes), as the sum kernel's are on x86 CPUs with AVX2, and with AVX-512 too (it is not built for AVX-512)
+and in PyTorch's portable build."""
+import math
+
+import numpy as np
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_LANES = {_F32: 8, _F64: 4}
+
+
+def _seq(a):
+    """``a[0] + a[1] + ...`` down axis 0 of a 2-d array, in that order."""
+    if a.shape[0] == 1:
+        return a[0]
+    if a.shape[1] > 1:  # (down a C-ordered axis that is not the innermost, NumPy adds row after row)
+        return np.add.reduce(np.ascontiguousarray(a), axis=0)
+    return np.add.accumulate(a[:, 0])[-1:]
+
+
+def _groups(c, step):
+    """The sum of each whole group of ``step`` rows of ``c`` in order, and that of the rows left (or None)."""
+    g = c.shape[0] // step
+    done = None
+    if g:
+        x = np.ascontiguousarray(c[:g * step]).reshape(g, step, -1)
+        done = np.add.reduce(x, axis=1) if x.shape[2] > 1 else np.add.accumulate(x, axis=1)[:, -1]
+    return done, (_seq(c[g * step:]) if c.shape[0] > g * step else None)
+
+
+def _cascade(a):
+    """PyTorch's ``multi_row_sum``: each column of ``a`` (size, m) down its rows, in chunks of ``step``
+    rows, the chunks' sums in groups of ``step``, those in groups of ``step`` again, then the four levels'
+    running sums added from the lowest."""
+    size = a.shape[0]
+    step = 1 << max(4, (1 if size <= 2 else (size - 1).bit_length()) // 4)
+    chunks, total = _groups(a, step)
+    if chunks is not None:
+        level1, acc1 = _groups(chunks, step)
+        acc2 = acc3 = None
+        if level1 is not None:
+            level2, acc2 = _groups(level1, step)
+            acc3 = None if level2 is None else _seq(level2)
+        for acc in (acc1, acc2, acc3):
+            if acc is not None:
+                total = acc if total is None else total + acc
+    return np.zeros(a.shape[1], a.dtype) if total is None else total
+
+
+def _row_sum(a):
+    """PyTorch's ``row_sum``: each column of ``a`` (size, m) as four interleaved cascades, the rows past a
+    multiple of four added to the first, then the four added in order."""
+    size, m = a.shape
+    k = size // 4
+    p = _cascade(np.ascontiguousarray(a[:4 * k]).reshape(k, 4 * m)).reshape(4, m) if k else None
+    total = np.zeros(m, a.dtype) if p is None else p[0]
+    for i in range(4 * k, size):
+        total = total + a[i]
+    return total if p is None else ((total + p[1]) + p[2]) + p[3]
+
+
+def _inner(x, lanes):
+    """PyTorch's ``vectorized_inner_sum`` of each row of ``x`` (rows, n), contiguous, n >= lanes: the
+    vectors' lanes by ``_row_sum``, then 0 + the numbers past the last whole vector + each lane."""
+    rows, n = x.shape
+    nv = n // lanes
+    vecs = x[:, :nv * lanes].reshape(rows, nv, lanes).transpose(1, 0, 2).reshape(nv, rows * lanes)
+    acc = _row_sum(vecs).reshape(rows, lanes)
+    return _seq(np.concatenate((x[:, nv * lanes:], acc), axis=1).T)
+
+
+def _down_columns(a, block):
+    """Each column of ``a`` (size, c) summed down its rows: the first columns in whole blocks of ``block``
+    by ``multi_row_sum``, the rest by ``row_sum`` (PyTorch's ``vectorized_outer_sum`` and
+    ``scalar_outer_sum``). ``a`` may hold several matrices side by side: (size, k, c)."""
+    c = a.shape[-1]
+    b = c // block * block
+    parts = []
+    if b:
+        parts.append(_cascade(a[..., :b].reshape(a.shape[0], -1)).reshape(a.shape[1:-1] + (b,)))
+    if b < c:
+        parts.append(_row_sum(a[..., b:].reshape(a.shape[0], -1)).reshape(a.shape[1:-1] + (c - b,)))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
+
+
+def _along_rows(x, lanes, itemsize, stride):
+    """The sum of each row of ``x`` (rows, n) whose numbers lie ``stride`` bytes apart."""
+    if stride == itemsize and x.shape[1] >= lanes:
+        return _inner(x, lanes)
+    return _row_sum(x.T)
+
+
+def add_reduce(d, dims=None, keepdim=False):
+    """``np.add.reduce(d, dims, keepdims=keepdim)`` (``dims``: a tuple of dims >= 0, or None for all)
+    with the terms added in PyTorch's order."""
+    lanes = _LANES.get(d.dtype)
+    if lanes is None or d.size <= 4 and d.flags.c_contiguous:
+        # (up to four numbers in order, NumPy and PyTorch both add one after another)
+        return np.add.reduce(d, dims, keepdims=keepdim)
+    nd = d.ndim
+    if dims is None:
+        dims = tuple(range(nd))
+    shape, strides = d.shape, d.strides
+    if math.prod(shape[i] for i in dims) <= 4 and sum(shape[i] > 1 for i in dims) <= 1 or 0 in strides \
+            or d.size == 0:
+        return np.add.reduce(d, dims, keepdims=keepdim)
+    reduced = [i in dims for i in range(nd)]
+    out_shape = tuple(1 if r else n for r, n in zip(reduced, shape)) if keepdim else \
+        tuple(n for r, n in zip(reduced, shape) if not r)
+    # PyTorch's TensorIterator: the dims of more than one number, the reduced ones first from the smallest
+    # stride, then the kept ones from the result's innermost (the result is C-ordered); neighbours merged
+    # where they lie one after the other in memory (and, kept, in the result)
+    out_strides, step = [0] * nd, 1
+    for i in reversed(range(nd)):
+        if not reduced[i]:
+            out_strides[i], step = step, step * shape[i]
+    order = sorted((i for i in reversed(range(nd)) if shape[i] > 1),
+                   key=lambda i: (0, abs(strides[i])) if reduced[i] else (1, 0))
+    groups = []
+    for i in order:
+        j = groups[-1][-1] if groups else None
+        if j is not None and reduced[i] == reduced[j] and strides[i] == shape[j] * strides[j] and \
+                (reduced[i] or out_strides[i] == shape[j] * out_strides[j]):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    sizes = [math.prod(shape[i] for i in g) for g in groups]
+    red = [reduced[g[0]] for g in groups]
+    gstrides = [strides[g[0]] for g in groups]
+    v = np.lib.stride_tricks.as_strided(d, sizes[::-1], gstrides[::-1], writeable=False)
+    itemsize = d.itemsize
+    if len(groups) == 1:
+        q, axes = _along_rows(v.reshape(1, -1), lanes, itemsize, gstrides[0]).reshape(()), []
+    else:  # the innermost two dims, the first reduced: its rows one by one or its columns side by side
+        outer, (n1, n0) = v.shape[:-2], v.shape[-2:]
+        s0, s1 = gstrides[0], gstrides[1]
+        if s0 == itemsize and n0 >= lanes or s0 < s1 and not (s1 == itemsize and n1 >= lanes):
+            q = _along_rows(v.reshape(-1, n0), lanes, itemsize, s0)
+        else:
+            block = 4 * lanes if s1 == itemsize and n1 >= lanes else 4
+            q = _down_columns(v.reshape(-1, n1, n0).transpose(2, 0, 1), block)
+        q, axes = q.reshape(outer + (n1,)), list(range(len(groups) - 1, 0, -1))
+    # the reduced outer dims: their partial sums added to the result in the order PyTorch visits them
+    rq = [k for k, g in enumerate(axes) if red[g]]
+    kq = [k for k, g in enumerate(axes) if not red[g]]
+    if rq:
+        q = _seq(q.transpose(rq + kq).reshape(math.prod(q.shape[k] for k in rq), -1))
+    # back to the result's order of dims
+    odims = [i for k in kq for i in reversed(groups[axes[k]])]
+    q = q.reshape([shape[i] for i in odims]) if odims else q.reshape(())
+    q = q.transpose(np.argsort(odims)) if odims else q
+    return (q + d.dtype.type(0)).reshape(out_shape)  # (0 + the sum, as PyTorch's result starts from zero)
