@@ -4015,10 +4015,10 @@ def nonzero(input, *, as_tuple=False):
 # ----- Losses (torch.nn.functional), each one node as in PyTorch -----
 
 def _reduce(loss, reduction):
-    if reduction == "mean":
-        return np.asarray(loss.mean(), dtype=loss.dtype)
+    if reduction == "mean":  # (PyTorch's mean: its sum, divided)
+        return np.asarray(add_reduce(loss) / loss.dtype.type(loss.size), dtype=loss.dtype)
     if reduction == "sum":
-        return np.asarray(loss.sum(), dtype=loss.dtype)
+        return np.asarray(add_reduce(loss), dtype=loss.dtype)
     if reduction == "none":
         return loss
     raise ValueError(f"{reduction} is not a valid value for reduction")

@@ -23,7 +23,7 @@ def _seq(a):
     if a.shape[0] == 1:
         return a[0]
     if a.shape[1] > 1:  # (down a C-ordered axis that is not the innermost, NumPy adds row after row)
-        return np.add.reduce(np.ascontiguousarray(a), axis=0)
+        return np.add.reduce(a if a.flags.c_contiguous else np.ascontiguousarray(a), 0)
     return np.add.accumulate(a[:, 0])[-1:]
 
 
@@ -41,8 +41,15 @@ def _cascade(a):
     """PyTorch's ``multi_row_sum``: each column of ``a`` (size, m) down its rows, in chunks of ``step``
     rows, the chunks' sums in groups of ``step``, those in groups of ``step`` again, then the four levels'
     running sums added from the lowest."""
-    size = a.shape[0]
-    step = 1 << max(4, (1 if size <= 2 else (size - 1).bit_length()) // 4)
+    size, m = a.shape
+    if size <= 16:  # (one chunk or less: one after another)
+        return _seq(a) if size else np.zeros(m, a.dtype)
+    if size < 256 and m > 1:  # (fewer than 16 chunks: the chunks' sums, then the rows left, added)
+        g = size // 16
+        x = a[:16 * g].reshape(g, 16, m) if a.flags.c_contiguous else np.ascontiguousarray(a[:16 * g]).reshape(g, 16, m)
+        total = np.add.reduce(np.add.reduce(x, 1), 0)
+        return total if size == 16 * g else _seq(a[16 * g:]) + total
+    step = 1 << max(4, (size - 1).bit_length() // 4)
     chunks, total = _groups(a, step)
     if chunks is not None:
         level1, acc1 = _groups(chunks, step)
@@ -61,11 +68,13 @@ def _row_sum(a):
     multiple of four added to the first, then the four added in order."""
     size, m = a.shape
     k = size // 4
-    p = _cascade(np.ascontiguousarray(a[:4 * k]).reshape(k, 4 * m)).reshape(4, m) if k else None
-    total = np.zeros(m, a.dtype) if p is None else p[0]
-    for i in range(4 * k, size):
-        total = total + a[i]
-    return total if p is None else ((total + p[1]) + p[2]) + p[3]
+    if not k:
+        return _seq(a)
+    p = np.ascontiguousarray(a[:4 * k]).reshape(k, 4 * m)
+    p = (_seq(p) if k <= 16 else _cascade(p)).reshape(4, m)
+    if size > 4 * k:
+        p = np.concatenate((p[:1], a[4 * k:], p[1:]))
+    return _seq(p)
 
 
 def _inner(x, lanes):
@@ -73,6 +82,9 @@ def _inner(x, lanes):
     vectors' lanes by ``_row_sum``, then 0 + the numbers past the last whole vector + each lane."""
     rows, n = x.shape
     nv = n // lanes
+    if rows == 1:
+        acc = _row_sum(x[0, :nv * lanes].reshape(nv, lanes))
+        return np.add.accumulate(np.concatenate((x[0, nv * lanes:], acc)) if n > nv * lanes else acc)[-1:]
     vecs = x[:, :nv * lanes].reshape(rows, nv, lanes).transpose(1, 0, 2).reshape(nv, rows * lanes)
     acc = _row_sum(vecs).reshape(rows, lanes)
     return _seq(np.concatenate((x[:, nv * lanes:], acc), axis=1).T)
@@ -84,6 +96,8 @@ def _down_columns(a, block):
     ``scalar_outer_sum``). ``a`` may hold several matrices side by side: (size, k, c)."""
     c = a.shape[-1]
     b = c // block * block
+    if b == c and a.ndim == 2:
+        return _cascade(a)
     parts = []
     if b:
         parts.append(_cascade(a[..., :b].reshape(a.shape[0], -1)).reshape(a.shape[1:-1] + (b,)))
@@ -99,21 +113,65 @@ def _along_rows(x, lanes, itemsize, stride):
     return _row_sum(x.T)
 
 
+_PLANS = {}  # (shape, dims, keepdim, dtype) of a C-ordered array -> how to add it up (see _plan)
+
+
+def _plan(d, dims, keepdim):
+    """(how, n, lanes or block, result's shape): 0, NumPy's reduce (its order is PyTorch's, or the dtype
+    is not float32/64); 1 and 2, rows of n numbers by ``_inner`` or ``row_sum``; 3, columns n deep by
+    ``_down_columns``; 4, any other layout (``_general``)."""
+    lanes = _LANES.get(d.dtype)
+    shape = d.shape
+    dims = tuple(range(d.ndim)) if dims is None else dims
+    reduced = [i in dims for i in range(d.ndim)]
+    big = [r for r, n in zip(reduced, shape) if n > 1]  # (a dim of one number changes no order)
+    n = math.prod(shape[i] for i in dims)
+    out_shape = tuple(1 if r else k for r, k in zip(reduced, shape)) if keepdim else \
+        tuple(k for r, k in zip(reduced, shape) if not r)
+    if lanes is None or big.count(True) <= 1 and n <= 4 or d.size == 0:
+        # (up to four numbers along a dim, NumPy and PyTorch both add one after another)
+        return 0, n, None, out_shape
+    k = big.index(True)
+    if all(big[k:]):  # the reduced dims all after the kept ones: rows
+        return (1 if n >= lanes else 2), n, lanes, out_shape
+    if k == 0 and not any(big[big.index(False):]):  # all before: columns
+        return 3, n, (4 * lanes if d.size // n >= lanes else 4), out_shape
+    return 4, n, lanes, out_shape
+
+
 def add_reduce(d, dims=None, keepdim=False):
     """``np.add.reduce(d, dims, keepdims=keepdim)`` (``dims``: a tuple of dims >= 0, or None for all)
     with the terms added in PyTorch's order."""
-    lanes = _LANES.get(d.dtype)
-    if lanes is None or d.size <= 4 and d.flags.c_contiguous:
-        # (up to four numbers in order, NumPy and PyTorch both add one after another)
+    if not d.flags.c_contiguous:
+        return _general(d, dims, keepdim)
+    key = (d.shape, dims, keepdim, d.dtype)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        plan = _PLANS[key] = _plan(d, dims, keepdim)
+    how, n, arg, out_shape = plan
+    if how == 0:
         return np.add.reduce(d, dims, keepdims=keepdim)
+    if how == 1:
+        return _inner(d.reshape(-1, n), arg).reshape(out_shape)
+    if how == 2:
+        return _row_sum(d.reshape(-1, n).T).reshape(out_shape)
+    if how == 3:
+        return _down_columns(d.reshape(n, -1), arg).reshape(out_shape)
+    return _general(d, dims, keepdim)
+
+
+def _general(d, dims, keepdim):
+    lanes = _LANES.get(d.dtype)
     nd = d.ndim
     if dims is None:
         dims = tuple(range(nd))
     shape, strides = d.shape, d.strides
-    if math.prod(shape[i] for i in dims) <= 4 and sum(shape[i] > 1 for i in dims) <= 1 or 0 in strides \
-            or d.size == 0:
-        return np.add.reduce(d, dims, keepdims=keepdim)
     reduced = [i in dims for i in range(nd)]
+    if lanes is None or 0 in strides or d.size == 0 or \
+            sum(r and n > 1 for r, n in zip(reduced, shape)) <= 1 and math.prod(shape[i] for i in dims) <= 4:
+        return np.add.reduce(d, dims, keepdims=keepdim)
     out_shape = tuple(1 if r else n for r, n in zip(reduced, shape)) if keepdim else \
         tuple(n for r, n in zip(reduced, shape) if not r)
     # PyTorch's TensorIterator: the dims of more than one number, the reduced ones first from the smallest
