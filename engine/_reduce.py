@@ -163,6 +163,7 @@ def add_reduce(d, dims=None, keepdim=False):
 
 
 def _general(d, dims, keepdim):
+    """``add_reduce`` of any layout: strided views, dims reduced between kept ones."""
     lanes = _LANES.get(d.dtype)
     nd = d.ndim
     if dims is None:
@@ -216,4 +217,4 @@ def _general(d, dims, keepdim):
     odims = [i for k in kq for i in reversed(groups[axes[k]])]
     q = q.reshape([shape[i] for i in odims]) if odims else q.reshape(())
     q = q.transpose(np.argsort(odims)) if odims else q
-    return (q + d.dtype.type(0)).reshape(out_shape)  # (0 + the sum, as PyTorch's result starts from zero)
+    return (q + d.dtype.type(0)).reshape(out_shape)  # (a new array: q may still be a view of d)
