@@ -22,7 +22,7 @@ from . import _dtypes, _grad_mode
 from ._fma import fma, rounded as _rounded
 from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
-from ._reduce import add_reduce
+from ._reduce import add_reduce, mean_reduce
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       saved_value, unpack_saved, unpack_with_attrs)
@@ -2208,12 +2208,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     with np.errstate(all="ignore"), warnings.catch_warnings() if d.size == 0 else _NO_CONTEXT:
         if d.size == 0:  # the mean of nothing is nan, silently, as in PyTorch
             warnings.simplefilter("ignore", RuntimeWarning)
-        # PyTorch's: the sum, in its order, divided by the count
         if dim is None:
-            return record(MEAN, (input,), np.asarray(add_reduce(d) / d.dtype.type(d.size), dtype=d.dtype))
-        dims = norm_dims(dim, d.ndim)
-        count = math.prod(d.shape[i] for i in dims)
-        out = np.asarray(add_reduce(d, dims, keepdim) / d.dtype.type(count), dtype=d.dtype)
+            return record(MEAN, (input,), mean_reduce(d))
+        out = mean_reduce(d, norm_dims(dim, d.ndim), keepdim)
     return record(MEAN_DIM, (input,), out, {"dims": dim, "keepdim": keepdim})  # (dims as given, as sum's)
 
 
@@ -4015,8 +4012,8 @@ def nonzero(input, *, as_tuple=False):
 # ----- Losses (torch.nn.functional), each one node as in PyTorch -----
 
 def _reduce(loss, reduction):
-    if reduction == "mean":  # (PyTorch's mean: its sum, divided)
-        return np.asarray(add_reduce(loss) / loss.dtype.type(loss.size), dtype=loss.dtype)
+    if reduction == "mean":
+        return mean_reduce(loss)
     if reduction == "sum":
         return np.asarray(add_reduce(loss), dtype=loss.dtype)
     if reduction == "none":

@@ -23,7 +23,7 @@ def _seq(a):
     if a.shape[0] == 1:
         return a[0]
     if a.shape[1] > 1:  # (down a C-ordered axis that is not the innermost, NumPy adds row after row)
-        return np.add.reduce(a if a.flags.c_contiguous else np.ascontiguousarray(a), 0)
+        return np.add.reduce(np.ascontiguousarray(a), 0)
     return np.add.accumulate(a[:, 0])[-1:]
 
 
@@ -44,10 +44,9 @@ def _cascade(a):
     size, m = a.shape
     if size <= 16:  # (one chunk or less: one after another)
         return _seq(a) if size else np.zeros(m, a.dtype)
-    if size < 256 and m > 1:  # (fewer than 16 chunks: the chunks' sums, then the rows left, added)
+    if size < 256 and m > 1:  # (under 16 chunks only the first level runs: the sums below, in fewer calls)
         g = size // 16
-        x = a[:16 * g].reshape(g, 16, m) if a.flags.c_contiguous else np.ascontiguousarray(a[:16 * g]).reshape(g, 16, m)
-        total = np.add.reduce(np.add.reduce(x, 1), 0)
+        total = np.add.reduce(np.add.reduce(np.ascontiguousarray(a[:16 * g]).reshape(g, 16, m), 1), 0)
         return total if size == 16 * g else _seq(a[16 * g:]) + total
     step = 1 << max(4, (size - 1).bit_length() // 4)
     chunks, total = _groups(a, step)
@@ -162,19 +161,23 @@ def add_reduce(d, dims=None, keepdim=False):
     return _general(d, dims, keepdim)
 
 
+def mean_reduce(d, dims=None, keepdim=False):
+    """PyTorch's CPU mean: its sum (``add_reduce``) divided by the count."""
+    count = d.size if dims is None else math.prod(d.shape[i] for i in dims)
+    return np.asarray(add_reduce(d, dims, keepdim) / d.dtype.type(count), dtype=d.dtype)
+
+
 def _general(d, dims, keepdim):
     """``add_reduce`` of any layout: strided views, dims reduced between kept ones."""
-    lanes = _LANES.get(d.dtype)
+    how, _, _, out_shape = _plan(d, dims, keepdim)
+    if how == 0 or 0 in d.strides:
+        return np.add.reduce(d, dims, keepdims=keepdim)
+    lanes = _LANES[d.dtype]
     nd = d.ndim
     if dims is None:
         dims = tuple(range(nd))
     shape, strides = d.shape, d.strides
     reduced = [i in dims for i in range(nd)]
-    if lanes is None or 0 in strides or d.size == 0 or \
-            sum(r and n > 1 for r, n in zip(reduced, shape)) <= 1 and math.prod(shape[i] for i in dims) <= 4:
-        return np.add.reduce(d, dims, keepdims=keepdim)
-    out_shape = tuple(1 if r else n for r, n in zip(reduced, shape)) if keepdim else \
-        tuple(n for r, n in zip(reduced, shape) if not r)
     # PyTorch's TensorIterator: the dims of more than one number, the reduced ones first from the smallest
     # stride, then the kept ones from the result's innermost (the result is C-ordered); neighbours merged
     # where they lie one after the other in memory (and, kept, in the result)
