@@ -434,6 +434,44 @@ EXAMPLES = (
         output="loss",
     ),
     Example(
+        key="compile",
+        title_en="torch.compile: the whole call is one node",
+        title_zh="torch.compile：整个调用只是一个节点",
+        explain_en=(
+            "f called as it is records its ops: SinBackward0, MulBackward0, SumBackward0. torch.compile(f) "
+            "called on the same x records one CompiledFunctionBackward node for the whole call, as AOTAutograd "
+            "does in PyTorch 2: its next_functions are the graph's inputs, x (f uses it first) and w (f reads it "
+            "from outside). PyTorch would also generate faster code for f; the playground runs f as written. "
+            "Press Backward: both halves give cos(x)·w to x and sin(x) to w, so x.grad = 2·cos(x)·w and "
+            "w.grad = 2·sin(x). With create_graph ticked, the grads' own graph shows CompiledFunctionBackwardBackward: "
+            "as in PyTorch, a backward through it raises \"torch.compile with aot_autograd does not currently "
+            "support double backward\"."
+        ),
+        explain_zh=(
+            "直接调用 f 会记录它的每个运算：SinBackward0、MulBackward0、SumBackward0。对同一个 x 调用 "
+            "torch.compile(f)，整个调用只记录一个 CompiledFunctionBackward 节点，和 PyTorch 2 中 AOTAutograd "
+            "的做法一样：它的 next_functions 是这张图的输入，x（f 先用到它）和 w（f 从外部读取）。PyTorch "
+            "还会为 f 生成更快的代码；本站按原样运行 f。点击 Backward：两半都给 x 贡献 cos(x)·w，给 w 贡献 "
+            "sin(x)，所以 x.grad = 2·cos(x)·w，w.grad = 2·sin(x)。勾选 create_graph 后，梯度自己的计算图里有 "
+            "CompiledFunctionBackwardBackward：和 PyTorch 一样，对它再做反向传播会报错 \"torch.compile with "
+            "aot_autograd does not currently support double backward\"。"
+        ),
+        code=(
+            "import torch\n"
+            "\n"
+            "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+            "\n"
+            "def f(x):\n"
+            "    return (torch.sin(x) * w).sum()\n"
+            "\n"
+            "x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\n"
+            "eager = f(x)                     # f's own nodes\n"
+            "compiled = torch.compile(f)(x)   # one CompiledFunctionBackward node\n"
+            "loss = eager + compiled\n"
+        ),
+        output="loss",
+    ),
+    Example(
         key="neuron",
         title_en="A one-layer network and its loss",
         title_zh="单层神经网络与损失函数",

@@ -94,9 +94,10 @@ class CallResult:
 
 _NOT_IN_ENGINE = (
     "The playground's torch is an autograd engine in NumPy: it has PyTorch's tensors, autograd, nn, optim and "
-    "data tools, but not what makes code fast on hardware (torch.compile, torch.jit, torch.autocast) or torch.fft.",
-    "这里的 torch 是用 NumPy 写的自动求导引擎：它有 PyTorch 的张量、autograd、nn、optim 和数据工具，"
-    "但没有为硬件加速而设的功能（torch.compile、torch.jit、torch.autocast），也没有 torch.fft。",
+    "data tools (torch.compile too, its graph but not its generated code), but not torch.jit, torch.autocast or "
+    "torch.fft.",
+    "这里的 torch 是用 NumPy 写的自动求导引擎：它有 PyTorch 的张量、autograd、nn、optim 和数据工具"
+    "（也有 torch.compile：它的计算图，但不生成代码），但没有 torch.jit、torch.autocast，也没有 torch.fft。",
 )
 _HINTS = (
     (
@@ -125,7 +126,7 @@ _HINTS = (
         "反向传播需要的张量之后被原地修改了：请改用非原地运算（y = y + 1 而不是 y += 1）。",
     ),
     (
-        # torch.compile, torch.linalg.eig, from torch import jit, import torch.fft (see make_import)
+        # torch.autocast, torch.linalg.eig, from torch import jit, import torch.fft (see make_import)
         ("module 'torch", "from 'torch'", "' in the playground"),
         *_NOT_IN_ENGINE,
     ),

@@ -8,9 +8,12 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ... import _dtypes, _grad_mode
+from ..._graph import _sequence
 from ..._tensor import Tensor, check_device, typename as _typename
 from ...utils.hooks import BackwardHook, RemovableHandle
 from ..parameter import Buffer, Parameter
+
+_param_reads = None  # {id(parameter): when first read} while torch.compile runs a call (engine/_compile.py)
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "register_module_full_backward_pre_hook",
            "register_module_backward_hook", "register_module_full_backward_hook", "Module"]
@@ -313,6 +316,8 @@ class Module:
         if "_parameters" in d:
             store = d["_parameters"]
             if name in store:
+                if _param_reads is not None:  # (a compiled call orders its graph's inputs by these reads)
+                    _param_reads.setdefault(id(store[name]), next(_sequence))
                 return store[name]
             store = d["_buffers"]
             if name in store:
