@@ -2473,7 +2473,17 @@ LOG_SOFTMAX_BACKWARD = defop(
 
 
 def _softmax_backward(go, y, dim):
-    return y * (go - np.add.reduce(go * y, axis=dim if y.ndim else None, keepdims=True))
+    if not y.ndim or dim % y.ndim == y.ndim - 1 or not _fused_dtype(y):
+        return (go - _softmax_sum(go * y, dim)) * y
+    # along another dim PyTorch's kernel adds go * y slice after slice in fused multiply-adds
+    total = np.zeros_like(np.take(y, 0, axis=dim))
+    for k in range(y.shape[dim]):
+        total = fma(np.take(go, k, axis=dim), np.take(y, k, axis=dim), total, y.dtype)
+    return (go - np.expand_dims(total, dim)) * y
+
+
+def _fused_dtype(d):
+    return d.dtype.kind == "f" and d.dtype.itemsize in (4, 8)
 
 
 def _softmax_backward_data(grad_output, output, dim):
@@ -2481,7 +2491,37 @@ def _softmax_backward_data(grad_output, output, dim):
 
 
 def _log_softmax_backward(go, y, dim):
-    return go - np.exp(y) * np.add.reduce(go, axis=dim if y.ndim else None, keepdims=True)
+    total = _softmax_sum(go, dim)
+    if not _fused_dtype(y):
+        return go - _exp(y) * total
+    return fma(_exp(y), -total, go, y.dtype)  # (PyTorch's kernel: go - exp(y) * total, one multiply-add)
+
+
+def _softmax_sum(d, dim):
+    """The sum along ``dim`` (kept) in the order of PyTorch's softmax kernels: along the last dim,
+    ``vec::reduce_all`` (a row of fewer numbers than a vector one after another; else vector after
+    vector in 16 float32 lanes, as the kernels are built for AVX-512, the lanes then halved four times,
+    or 8 float64 lanes added in turn); along another dim, slice after slice (NumPy's order there)."""
+    if not d.ndim:
+        return d
+    if dim % d.ndim != d.ndim - 1 or not _fused_dtype(d):
+        return np.add.reduce(d, axis=dim, keepdims=True)
+    n = d.shape[-1]
+    lanes = 64 // d.dtype.itemsize
+    if n < lanes:  # (down the rows of the transpose: NumPy adds those one after another)
+        if n < 2:
+            return np.add.reduce(d, axis=-1, keepdims=True)
+        return np.add.reduce(np.ascontiguousarray(d.reshape(-1, n).T), axis=0).reshape(d.shape[:-1] + (1,))
+    whole = n // lanes * lanes
+    acc = np.add.reduce(d[..., :whole].reshape(d.shape[:-1] + (-1, lanes)), axis=-2)
+    if whole < n:
+        acc[..., :n - whole] += d[..., whole:]
+    if lanes == 8:
+        return np.add.accumulate(acc, axis=-1)[..., -1:]
+    while acc.shape[-1] > 1:
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc
 
 
 def _log_softmax_backward_data(grad_output, output, dim):
@@ -2520,8 +2560,10 @@ def _softmax_np(d, dim):
     """Softmax of an array along ``dim`` (of a 0-d array: 1)."""
     if not d.ndim:
         return np.ones_like(d)
-    e = np.exp(d - np.max(d, axis=dim, keepdims=True))
-    return e / np.sum(e, axis=dim, keepdims=True)
+    e = _exp(d - np.max(d, axis=dim, keepdims=True))
+    if dim % d.ndim == d.ndim - 1:  # (PyTorch's last-dim kernel multiplies by the sum's reciprocal)
+        return e * (d.dtype.type(1) / _softmax_sum(e, dim))
+    return e / _softmax_sum(e, dim)
 
 
 def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
@@ -2536,7 +2578,7 @@ def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
 
 def _log_softmax_np(d, dim):
     s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
-    s -= np.log(np.add.reduce(np.exp(s), axis=dim, keepdims=True))
+    s -= _log(_softmax_sum(_exp(s), dim))
     return s
 
 

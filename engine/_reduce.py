@@ -99,10 +99,16 @@ def _down_columns(a, block):
         return _cascade(a)
     parts = []
     if b:
-        parts.append(_cascade(a[..., :b].reshape(a.shape[0], -1)).reshape(a.shape[1:-1] + (b,)))
+        parts.append(_shaped(_cascade(a[..., :b].reshape(a.shape[0], -1)), a.shape[1:-1] + (b,)))
     if b < c:
-        parts.append(_row_sum(a[..., b:].reshape(a.shape[0], -1)).reshape(a.shape[1:-1] + (c - b,)))
+        parts.append(_shaped(_row_sum(a[..., b:].reshape(a.shape[0], -1)), a.shape[1:-1] + (c - b,)))
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
+
+
+def _shaped(r, shape):
+    """``r`` reshaped, itself when it has that shape already: an array of its own, not a view, which
+    a leaf's ``.grad`` then takes without a copy."""
+    return r if r.shape == shape else r.reshape(shape)
 
 
 def _along_rows(x, lanes, itemsize, stride):
@@ -153,12 +159,14 @@ def add_reduce(d, dims=None, keepdim=False):
     if how == 0:
         return np.add.reduce(d, dims, keepdims=keepdim)
     if how == 1:
-        return _inner(d.reshape(-1, n), arg).reshape(out_shape)
-    if how == 2:
-        return _row_sum(d.reshape(-1, n).T).reshape(out_shape)
-    if how == 3:
-        return _down_columns(d.reshape(n, -1), arg).reshape(out_shape)
-    return _general(d, dims, keepdim)
+        r = _inner(d.reshape(-1, n), arg)
+    elif how == 2:
+        r = _row_sum(d.reshape(-1, n).T)
+    elif how == 3:
+        r = _down_columns(d.reshape(n, -1), arg)
+    else:
+        return _general(d, dims, keepdim)
+    return _shaped(r, out_shape)
 
 
 def mean_reduce(d, dims=None, keepdim=False):

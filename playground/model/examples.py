@@ -443,9 +443,9 @@ EXAMPLES = (
             "does in PyTorch 2: its next_functions are the graph's inputs, x (f uses it first) and w (f reads it "
             "from outside). PyTorch would also generate faster code for f; the playground runs f as written. "
             "Press Backward: both halves give cos(x)·w to x and sin(x) to w, so x.grad = 2·cos(x)·w and "
-            "w.grad = 2·sin(x). With create_graph ticked, the grads' own graph shows CompiledFunctionBackwardBackward: "
-            "as in PyTorch, a backward through it raises \"torch.compile with aot_autograd does not currently "
-            "support double backward\"."
+            "w.grad = 2·sin(x). With create_graph ticked, the grads' own graph shows "
+            "CompiledFunctionBackwardBackward: as in PyTorch, a backward through it raises \"torch.compile with "
+            "aot_autograd does not currently support double backward\"."
         ),
         explain_zh=(
             "直接调用 f 会记录它的每个运算：SinBackward0、MulBackward0、SumBackward0。对同一个 x 调用 "
