@@ -466,7 +466,7 @@ EXAMPLES = (
             "\n"
             "x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\n"
             "eager = f(x)                     # f's own nodes\n"
-            "compiled = torch.compile(f)(x)   # one CompiledFunctionBackward node\n"
+            "compiled = torch.compile(f)(x)   # one node for all of f\n"
             "loss = eager + compiled\n"
         ),
         output="loss",
