@@ -173,10 +173,10 @@ class _Run:
 
     def grads(self, outs, grads):
         from .autograd import grad
-        from .autograd.graph import GradientEdge
+        from .autograd.graph import get_gradient_edge
 
         pairs = [(o, g) for o, g in zip(outs, grads) if g is not None]
-        wanted = [GradientEdge(*_edge(t)) for t in self.inputs if t._requires_grad]
+        wanted = [get_gradient_edge(t) for t in self.inputs if t._requires_grad]
         if not pairs or not wanted:
             return (None,) * len(self.inputs)
         found = iter(grad([o for o, _ in pairs], wanted, [g for _, g in pairs], retain_graph=True,
@@ -222,7 +222,7 @@ class OptimizedModule(Module):
     def __init__(self, mod, fused):
         super().__init__()
         self._orig_mod = mod
-        self.__dict__["_fused"] = fused
+        self._fused = fused
 
     def forward(self, *args, **kwargs):
         return _call(self._orig_mod, args, kwargs, self._fused)

@@ -22,7 +22,7 @@ from . import _dtypes, _grad_mode
 from ._fma import fma, rounded as _rounded
 from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
-from ._reduce import add_reduce, mean_reduce
+from ._reduce import _seq, add_reduce, mean_reduce
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       saved_value, unpack_saved, unpack_with_attrs)
@@ -2508,10 +2508,10 @@ def _softmax_sum(d, dim):
         return np.add.reduce(d, axis=dim, keepdims=True)
     n = d.shape[-1]
     lanes = 64 // d.dtype.itemsize
-    if n < lanes:  # (down the rows of the transpose: NumPy adds those one after another)
-        if n < 2:
+    if n < lanes:
+        if not d.size:
             return np.add.reduce(d, axis=-1, keepdims=True)
-        return np.add.reduce(np.ascontiguousarray(d.reshape(-1, n).T), axis=0).reshape(d.shape[:-1] + (1,))
+        return _seq(d.reshape(-1, n).T).reshape(d.shape[:-1] + (1,))
     whole = n // lanes * lanes
     acc = np.add.reduce(d[..., :whole].reshape(d.shape[:-1] + (-1, lanes)), axis=-2)
     if whole < n:
