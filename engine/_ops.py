@@ -22,7 +22,7 @@ from . import _dtypes, _grad_mode
 from ._fma import fma, rounded as _rounded
 from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
-from ._reduce import _seq, add_reduce, mean_reduce
+from ._reduce import _seq, add_reduce, mean_reduce, var_reduce
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       saved_value, unpack_saved, unpack_with_attrs)
@@ -2077,12 +2077,14 @@ STD = defop("StdBackward0", lambda g, ans, x, dims, correction, keepdim, dim:
 
 def _var_grad(g, x, dims, correction, keepdim, dim):
     dof = _n_reduced(x.shape, dims) - correction
-    if dof <= 0:  # 0 degrees of freedom: nan, as in PyTorch
-        return _expand_back(g, x.shape, dim, keepdim) * (x - mean(x, dim, keepdim=True)) * math.inf
     if dims is None or not x.dim():
+        if dof <= 0:  # PyTorch's var_backward: inf, or nan where x is its mean
+            return g * where(x == mean(x), math.nan, math.inf)
         return _mul_scalar(g, 2.0 / dof) * (x - mean(x))
+    # Over given dims, PyTorch just divides: by 0 into inf, by fewer than 0 into a negative factor.
     # (a 1-d input's 0-d grad broadcasts as it is: PyTorch unsqueezes it only for more dims)
-    return _mul_scalar(_unsqueeze_back(g, dim, keepdim or x.dim() == 1), 2.0 / dof) * (x - mean(x, dim, keepdim=True))
+    return (_mul_scalar(_unsqueeze_back(g, dim, keepdim or x.dim() == 1), 2.0 / dof if dof else math.inf)
+            * (x - mean(x, dim, keepdim=True)))
 LOGSUMEXP = defop("LogsumexpBackward0", lambda g, ans, x, dims, keepdim:
                   _unsqueeze_back(g, dims, keepdim or not x.dim())
                   * exp(x - _unsqueeze_back(ans, dims, keepdim or not x.dim())), saves=(0, "result"))
@@ -2348,7 +2350,7 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
-def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=False):
+def _moment(name, op, x, dim, unbiased, keepdim, correction, with_mean=False):
     """``var`` and ``std`` (and with ``with_mean``, ``var_mean`` and ``std_mean``, whose node has the
     mean as a second output): one node each, with PyTorch's argument forms and warnings."""
     if type(x) is not Tensor and not isinstance(x, Tensor):
@@ -2360,12 +2362,7 @@ def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=Fals
     c = _correction(unbiased, correction)
     dims = norm_dims(dim, x._data.ndim)
     _dof_warning(name, x, dims, c)
-    d = x._data
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        out = np.asarray(npf(d, axis=dims, ddof=c, keepdims=keepdim), dtype=d.dtype)
-        if with_mean:
-            out = (out, np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype))
+    out = var_reduce(x._data, dims, c, keepdim, op is STD or op is STD_MEAN, with_mean)
     out = record(op, (x,), out, {"dims": dims, "correction": c, "keepdim": keepdim, "dim": dim},
                  n_outputs=2 if with_mean else 1)
     # (PyTorch shows no correction when neither it, unbiased nor a dim was given: var() takes another overload)
@@ -2374,11 +2371,11 @@ def _moment(name, op, npf, x, dim, unbiased, keepdim, correction, with_mean=Fals
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("var", VAR, np.var, input, dim, unbiased, keepdim, correction)
+    return _moment("var", VAR, input, dim, unbiased, keepdim, correction)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("std", STD, np.std, input, dim, unbiased, keepdim, correction)
+    return _moment("std", STD, input, dim, unbiased, keepdim, correction)
 
 
 def logsumexp(input, dim, keepdim=False):
@@ -2435,17 +2432,29 @@ def _vector_norm_np(d, p, dims, keepdim):
     return np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
 
 
+# PyTorch's at::acc_type on the CPU: what a running sum or product of a dtype is kept in
+_CPU_ACC = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64)}
+
+
 def _running(kernel, input, dim, dtype):
-    """``kernel`` (np.cumsum, np.cumprod) along ``dim``: in ``dtype`` when given (the node is then the
-    op's own, its grad cast back by the walk, as in PyTorch), else integers and bools in int64 as
-    PyTorch's (NumPy takes its platform integer: 32 bits in Pyodide)."""
+    """``kernel`` (np.cumsum, np.cumprod) along ``dim``, one number after another as PyTorch's
+    ``cpu_cum_base_kernel``: in ``dtype`` when given (the node is then the op's own, its grad cast back by
+    the walk, as in PyTorch), else integers and bools in int64 as PyTorch's (NumPy takes its platform
+    integer: 32 bits in Pyodide); a float16 or float32 total kept in float32 or float64, each result
+    rounded from it."""
     d = input._data
     if dtype is not None:
-        acc = _dtypes.to_numpy_dtype(dtype)
+        rd = _dtypes.to_numpy_dtype(dtype)
     else:
-        acc = np.dtype(np.int64) if d.dtype.kind in "biu" else d.dtype
+        rd = np.dtype(np.int64) if d.dtype.kind in "biu" else d.dtype
     dim = norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    return dim, _quietly(kernel, d, axis=dim, dtype=acc) if d.ndim else d.astype(acc)
+    if not d.ndim:
+        return dim, d.astype(rd)
+    acc = _CPU_ACC.get(rd, rd)
+    out = _quietly(kernel, d.astype(rd, copy=False), axis=dim, dtype=acc)
+    if kernel is np.cumsum and rd.kind == "f":
+        out += 0.0  # (PyTorch's total starts at 0: 0 + -0 is 0, where NumPy's starts at the first number)
+    return dim, out.astype(rd, copy=False)
 
 
 def cumsum(input, dim, *, dtype=None):
@@ -4864,11 +4873,11 @@ STD_MEAN = defop("StdMeanBackward0", lambda gs, ans, x, dims, correction, keepdi
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("var_mean", VAR_MEAN, np.var, input, dim, unbiased, keepdim, correction, with_mean=True)
+    return _moment("var_mean", VAR_MEAN, input, dim, unbiased, keepdim, correction, with_mean=True)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moment("std_mean", STD_MEAN, np.std, input, dim, unbiased, keepdim, correction, with_mean=True)
+    return _moment("std_mean", STD_MEAN, input, dim, unbiased, keepdim, correction, with_mean=True)
 
 
 # ----- Sorting and order statistics -----
@@ -7405,8 +7414,8 @@ def logcumsumexp(input, dim):
     _float_only(input, "logcumsumexp_out_cpu")
     d = input._data
     given, dim = dim, norm_dims(dim, d.ndim)[0] if d.ndim else 0
-    with np.errstate(all="ignore"):
-        out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+    with np.errstate(all="ignore"):  # (kept in float64 for float32, as PyTorch's running total is)
+        out = np.logaddexp.accumulate(d.astype(_CPU_ACC.get(d.dtype, d.dtype)), axis=dim) if d.ndim else d.copy()
     return _given(record(LOGCUMSUMEXP, (input,), np.asarray(out, dtype=d.dtype), {"dim": dim}), dim=given)
 
 

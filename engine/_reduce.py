@@ -157,7 +157,9 @@ def add_reduce(d, dims=None, keepdim=False):
         plan = _PLANS[key] = _plan(d, dims, keepdim)
     how, n, arg, out_shape = plan
     if how == 0:
-        return np.add.reduce(d, dims, keepdims=keepdim)
+        r = np.add.reduce(d, dims, keepdims=keepdim)
+        # (PyTorch's totals start at 0, and 0 + -0 is 0: NumPy's keep a sum of -0s at -0)
+        return r + d.dtype.type(0) if d.dtype.kind == "f" else r
     if how == 1:
         r = _inner(d.reshape(-1, n), arg)
     elif how == 2:
@@ -166,7 +168,7 @@ def add_reduce(d, dims=None, keepdim=False):
         r = _down_columns(d.reshape(n, -1), arg)
     else:
         return _general(d, dims, keepdim)
-    return _shaped(r, out_shape)
+    return _shaped(r + d.dtype.type(0), out_shape)
 
 
 def mean_reduce(d, dims=None, keepdim=False):
@@ -179,7 +181,8 @@ def _general(d, dims, keepdim):
     """``add_reduce`` of any layout: strided views, dims reduced between kept ones."""
     how, _, _, out_shape = _plan(d, dims, keepdim)
     if how == 0 or 0 in d.strides:
-        return np.add.reduce(d, dims, keepdims=keepdim)
+        r = np.add.reduce(d, dims, keepdims=keepdim)
+        return r + d.dtype.type(0) if d.dtype.kind == "f" else r
     lanes = _LANES[d.dtype]
     nd = d.ndim
     if dims is None:
@@ -229,3 +232,68 @@ def _general(d, dims, keepdim):
     q = q.reshape([shape[i] for i in odims]) if odims else q.reshape(())
     q = q.transpose(np.argsort(odims)) if odims else q
     return (q + d.dtype.type(0)).reshape(out_shape)  # (a new array: q may still be a view of d)
+
+
+def _reduced_first(d, dims):
+    """``d`` as (n, m): the reduced numbers of each result down its column, in the order PyTorch's
+    TensorIterator visits them (the reduced dims from the largest stride to the smallest)."""
+    keep = [i for i in range(d.ndim) if i not in dims]
+    red = sorted(dims, key=lambda i: -abs(d.strides[i]))
+    n = math.prod(d.shape[i] for i in dims)
+    return d.transpose(red + keep).reshape(n, -1)
+
+
+def _welford(x, correction):
+    """PyTorch's ``WelfordOps`` in float64 down the columns of ``x`` (n, m), one number after another:
+    (mean, m2 / (n - correction)), the divisor 0 when it is not positive."""
+    n = x.shape[0]
+    if x.shape[1] == 1:  # (Python's floats are doubles, and quicker than 1-number arrays)
+        mean = m2 = 0.0
+        for i, v in enumerate(x[:, 0].tolist(), 1):
+            delta = v - mean
+            mean += delta / i
+            m2 += delta * (v - mean)
+        mean, m2 = np.array([mean]), np.array([m2])
+    else:
+        mean, m2 = np.zeros(x.shape[1]), np.zeros(x.shape[1])
+        for i in range(n):
+            delta = x[i] - mean
+            mean += delta / float(i + 1)
+            m2 += delta * (x[i] - mean)
+    return mean, m2 / (n - correction if n > correction else 0.0)
+
+
+def var_reduce(d, dims, correction, keepdim, take_sqrt, with_mean=False):
+    """PyTorch's CPU ``var``/``std`` (and with ``with_mean``, ``var_mean``/``std_mean``, whose mean is the
+    variance's own) of a float array over ``dims`` (a tuple of dims >= 0, or None for all).
+
+    Both of PyTorch's algorithms work in float64 whatever the dtype: a variance of one number overall
+    (``std_var_all_cpu``) squares the distances to the dtype's mean and adds them one after another;
+    any other is Welford's running update, number after number (``WelfordOps``). A float32 or float16
+    variance is that float64 value rounded, which a two-pass float64 variance gives too; a float64 one is
+    Welford's own rounding, so the update runs here, for up to 32768 numbers a result (beyond, PyTorch
+    splits the work between its threads)."""
+    dims = tuple(range(d.ndim)) if dims is None else dims
+    reduced = [i in dims for i in range(d.ndim)]
+    out_shape = tuple(1 if r else k for r, k in zip(reduced, d.shape)) if keepdim else \
+        tuple(k for r, k in zip(reduced, d.shape) if not r)
+    n = math.prod(d.shape[i] for i in dims)
+    with np.errstate(all="ignore"):
+        if d.size == 0:
+            out = np.full(out_shape, np.nan, d.dtype)
+            return (out, out.copy()) if with_mean else out
+        if not with_mean and math.prod(out_shape) == 1 and d.dtype in _LANES:
+            m = float(mean_reduce(d))
+            dx = np.ravel(d, order="K").astype(_F64) - m
+            var = np.add.accumulate(dx * dx)[-1] / max(0.0, n - correction)
+            out = np.sqrt(var) if take_sqrt else var
+            return np.full(out_shape, out).astype(d.dtype)
+        x = _reduced_first(d, dims).astype(_F64)
+        if d.dtype == _F64 and n <= 32768:
+            mean, var = _welford(x, correction)
+        else:
+            mean = np.add.reduce(x, 0) / n
+            dx = x - mean
+            var = np.add.reduce(dx * dx, 0) / (n - correction if n > correction else 0.0)
+        out = (np.sqrt(var) if take_sqrt else var).astype(d.dtype).reshape(out_shape)
+    return (out, mean.astype(d.dtype).reshape(out_shape)) if with_mean else out

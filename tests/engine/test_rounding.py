@@ -1,8 +1,8 @@
 """The engine's float32 results against PyTorch 2.13's to the last bit, where users see every digit
 (``loss.item()``, ``tolist()``, ``set_printoptions(precision=8)``): sums and means add in PyTorch's order,
 exp, tanh, log, ... are rounded as PyTorch's (near enough: within an ulp, MKL's and glibc's differ from
-the correctly rounded value in a few inputs in a hundred), and tanh's and sigmoid's backward round as
-PyTorch's kernels."""
+the correctly rounded value in a few inputs in a hundred), tanh's and sigmoid's backward round as
+PyTorch's kernels, var and std and running sums keep PyTorch's float64 totals."""
 import itertools
 
 import numpy as np
@@ -168,3 +168,78 @@ def test_softmax_family_rounds_near_pytorchs(shape, dim):
                                       (0.7, 0.9, 0.8)):
         assert np.mean(got == want) >= share, name
         assert np.max(np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want).max())) <= 8, name
+
+
+def _moment_calls(nd):
+    for dims in [None] + list(range(nd)) + ([(0, nd - 1)] if nd > 1 else []):
+        for correction in (0, 1):
+            for name in ("var", "std", "var_mean", "std_mean"):
+                kw = {"correction": correction} if dims is None else {"dim": dims, "correction": correction}
+                yield name, kw
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_var_and_std_are_pytorchs_to_the_last_bit(shape, dtype):
+    """float64 inside, as PyTorch: Welford's update, or over everything squared distances to the mean."""
+    for view in ("contiguous", "transposed") if len(shape) > 1 else ("contiguous",):
+        e, t = _pair(shape, dtype, view, seed=7)
+        for name, kw in _moment_calls(len(shape)):
+            got, want = getattr(engine, name)(e, **kw), getattr(torch, name)(t, **kw)
+            for g, w in zip(got if name.endswith("mean") else (got,), want if name.endswith("mean") else (want,)):
+                assert g.dtype == getattr(engine, str(w.dtype).split(".")[1])
+                np.testing.assert_array_equal(g.numpy(), w.numpy(), err_msg=f"{name} {kw} {view}")
+
+
+def test_numpys_float32_var_would_differ():
+    rows = np.random.default_rng(8).standard_normal((200, 100)).astype(np.float32) * 3 + 1
+    want = torch.from_numpy(rows).var(1).numpy()
+    assert np.mean(np.var(rows, 1, ddof=1) != want) > 0.2
+    np.testing.assert_array_equal(engine.from_numpy(rows).var(1).numpy(), want)
+    # var_mean's mean is the variance's own, not mean()'s
+    t_var, t_mean = torch.var_mean(torch.from_numpy(rows), 1)
+    assert np.mean(t_mean.numpy() != torch.from_numpy(rows).mean(1).numpy()) > 0.2
+    np.testing.assert_array_equal(engine.var_mean(engine.from_numpy(rows), 1)[1].numpy(), t_mean.numpy())
+
+
+@pytest.mark.parametrize("x, kw", [([1.0, 2.0, 4.0], {"correction": 3}), ([1.0, 2.0, 4.0], {"correction": 5}),
+                                   ([1.5, 1.5], {"correction": 2}), ([1.0, 2.0, 4.0], {"dim": 0, "correction": 3}),
+                                   ([1.0, 2.0, 4.0], {"dim": 0, "correction": 5}), ([[1.0, 2.0], [4.0, 3.0]], {"dim": 1,
+                                                                                                        "correction": 2})])
+@pytest.mark.parametrize("name", ["var", "std", "var_mean", "std_mean"])
+def test_var_grad_without_degrees_of_freedom_is_pytorchs(x, kw, name):
+    """Overall, PyTorch's grad is inf (nan at the mean); over a dim it divides by n - correction as it is."""
+    grads = []
+    for T in (engine, torch):
+        a = T.tensor(x, requires_grad=True)
+        out = getattr(T, name)(a, **kw)
+        outs = out if isinstance(out, tuple) else (out,)
+        sum((o * (i + 2.0)).sum() for i, o in enumerate(outs)).backward()
+        grads.append(a.grad.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod", "logcumsumexp"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_running_sums_keep_pytorchs_wider_total(name, dtype, dim):
+    """float32 running sums and products are kept in float64 (float16 in float32) and rounded per result."""
+    x = np.random.default_rng(9).uniform(-2, 2, (30, 400)).astype(dtype)
+    if name == "cumprod":
+        x = (1 + x / 100).astype(dtype)
+    want = getattr(torch, name)(torch.from_numpy(x), dim).numpy()
+    np.testing.assert_array_equal(getattr(engine, name)(engine.from_numpy(x), dim).numpy(), want)
+    if dtype == np.float32 and name != "logcumsumexp":
+        assert np.mean(getattr(np, name)(x, dim) != want) > 0.3
+
+
+@pytest.mark.parametrize("shape, dims", [((3,), None), ((3, 3), None), ((40,), None), ((3, 20), (1,)), ((20, 3), (0,)),
+                                         ((2, 2), (0, 1)), ((4, 5, 6), (0, 2))])
+def test_sums_of_negative_zeros_start_from_zero(shape, dims):
+    """PyTorch's totals start at 0 and 0 + -0 is 0; NumPy's start at the first number."""
+    for T in (engine, torch):
+        x = T.full(shape, -0.0)
+        assert not T.signbit(x.sum() if dims is None else x.sum(dims)).any()
+        assert not T.signbit(x.mean() if dims is None else x.mean(dims)).any()
+        assert not T.signbit(x.cumsum(-1)).any()
+        assert T.signbit(x.cumprod(-1)[..., 0]).all()  # (1 * -0 is -0)
