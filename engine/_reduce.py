@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from ._fma import fma
+
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _LANES = {_F32: 8, _F64: 4}
 
@@ -297,3 +299,87 @@ def var_reduce(d, dims, correction, keepdim, take_sqrt, with_mean=False):
             var = np.add.reduce(dx * dx, 0) / (n - correction if n > correction else 0.0)
         out = (np.sqrt(var) if take_sqrt else var).astype(d.dtype).reshape(out_shape)
     return (out, mean.astype(d.dtype).reshape(out_shape)) if with_mean else out
+
+
+def _norm2_rows(r):
+    """PyTorch's vectorised 2-norm of each contiguous row of ``r`` (m, n), float32 or float64: squares
+    added in the lanes of 256-bit vectors, vector after vector; the lanes added one after another;
+    then the numbers past the last whole vector as GCC compiled that loop: four squares rounded and
+    added, the rest as fused multiply-adds."""
+    lanes = _LANES[r.dtype]
+    m, n = r.shape
+    nv = n // lanes
+    if nv:
+        v = r[:, :nv * lanes].reshape(m, nv, lanes)
+        total = np.add.accumulate(np.add.accumulate(v * v, 1)[:, -1], 1)[:, -1]
+    else:
+        total = np.zeros(m, r.dtype)
+    for k, i in enumerate(range(nv * lanes, n)):
+        x = r[:, i]
+        total = total + x * x if n - nv * lanes >= 4 and k < 4 else fma(x, x, total, r.dtype)
+    return np.sqrt(total)
+
+
+def _c_pow(x, p):
+    try:
+        return math.pow(x, p)
+    except (ValueError, OverflowError):  # (0 to a negative power, or past the range: C's pow gives inf)
+        return math.inf
+
+
+_libm_pow = np.frompyfunc(_c_pow, 2, 1)
+
+
+def _pow(x, p, acc):
+    """``x ** p`` as PyTorch's reductions take it, C's ``pow`` or ``powf``: a float32 one through float64,
+    a float64 one from Python's ``math.pow`` (the C library's; NumPy's float64 power has loops of its
+    own, which differ in the last bit for a few inputs in a hundred) up to a million numbers."""
+    if acc == _F32:
+        return np.power(x, p, dtype=_F64).astype(_F32)
+    if x.size > 1 << 20:
+        return np.power(x, p)
+    with np.errstate(all="ignore"):
+        return _libm_pow(x, p).astype(_F64) if x.size else x.copy()
+
+
+def norm_reduce(d, p, dims, keepdim):
+    """PyTorch's CPU ``linalg.vector_norm`` of a float array over ``dims`` (a tuple of dims >= 0, or None).
+
+    Over dims of one number each it is ``abs``. A 2-norm whose reduced numbers lie one after another in
+    memory (a row, or the whole of a contiguous tensor) runs the vectorised kernel (``_norm2_rows``);
+    any other adds number after number in the dtype (float32 for float16): squares, absolute values or
+    powers, the root's exponent ``1 / p`` rounded to the dtype."""
+    dims = tuple(range(d.ndim)) if dims is None else dims
+    reduced = [i in dims for i in range(d.ndim)]
+    out_shape = tuple(1 if r else k for r, k in zip(reduced, d.shape)) if keepdim else \
+        tuple(k for r, k in zip(reduced, d.shape) if not r)
+    if d.size == 0 or math.isinf(p) or p == 0:  # (no rounding to follow)
+        a = np.abs(d)
+        if d.size == 0:
+            return np.full(out_shape, math.inf if p < 0 else 0.0, d.dtype)
+        if p == 0:
+            return np.asarray(np.sum(a != 0, axis=dims, keepdims=keepdim), d.dtype)
+        return np.asarray((np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim))
+    big = sorted((i for i in dims if d.shape[i] > 1), key=lambda i: d.strides[i])
+    if not big:
+        return np.abs(d).reshape(out_shape)
+    if p == 2 and d.dtype in _LANES and d.strides[big[0]] == d.itemsize and \
+            all(d.strides[j] == d.strides[i] * d.shape[i] for i, j in zip(big, big[1:])):
+        return _norm2_rows(np.ascontiguousarray(_reduced_first(d, dims).T)).reshape(out_shape)
+    acc = _F32 if d.dtype.itemsize < 4 else d.dtype
+    x = np.abs(_reduced_first(d, dims).astype(acc))
+    if p == 1:
+        terms = x
+    elif p == 2:
+        terms = x * x
+    else:
+        terms = _pow(x, acc.type(p), acc)
+    total = np.add.accumulate(terms, 0)[-1]
+    if p == 1:
+        out = total
+    elif p == 2:
+        out = np.sqrt(total)
+    else:
+        root = acc.type(1) / acc.type(p)
+        out = _pow(total, root, acc)
+    return out.astype(d.dtype).reshape(out_shape)

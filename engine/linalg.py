@@ -1422,13 +1422,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(ord, (int, float)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(ord).__name__}")
     _norm_dtype_checks(x, dtype, "linalg.vector_norm")
-    d = x._data
     if isinstance(dim, (tuple, list)) and not dim:
         dim = None
-    dims = norm_dims(dim, d.ndim) if dim is not None else None
-    if math.isinf(ord) and (d.size == 0 if dims is None else builtins.any(d.shape[i] == 0 for i in dims)):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
-                           "operation does not have an identity")
     return _vector_norm_impl(x, ord, dim, keepdim, dtype, _VECTOR_NORM)
 
 

@@ -14,7 +14,11 @@ def test_benchmark_prints_ratios_against_pytorch_and_numpy(torch_ref, capsys):
     spec = importlib.util.spec_from_file_location("bench_engine", BENCH)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    bench.main(["--quick"])
+    threads = torch_ref.get_num_threads()
+    try:
+        bench.main(["--quick"])
+    finally:  # (the benchmark runs PyTorch on one thread; tests after it in this process expect the default)
+        torch_ref.set_num_threads(threads)
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"engine vs PyTorch {torch_ref.__version__} (1 thread) vs hand-written NumPy")
     rows = {line[:40].strip(): line[40:].split() for line in out[2:]}

@@ -4,6 +4,7 @@ exp, tanh, log, ... are rounded as PyTorch's (near enough: within an ulp, MKL's 
 the correctly rounded value in a few inputs in a hundred), tanh's and sigmoid's backward round as
 PyTorch's kernels, var and std and running sums keep PyTorch's float64 totals."""
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -124,7 +125,7 @@ def test_tanh_and_sigmoid_backward_round_as_pytorchs_kernels(name):
 
 SOFTMAX_CASES = [((50, 3), 1), ((50, 7), -1), ((50, 8), 1), ((50, 15), 1), ((50, 16), 1), ((50, 17), 1), ((40, 33), 1),
                  ((20, 100), 1), ((5, 1000), 1), ((7,), 0), ((50, 17), 0), ((3, 4, 37), 0), ((3, 4, 37), 1),
-                 ((3, 4, 37), 2), ((6, 50), 0)]
+                 ((3, 4, 37), 2), ((6, 50), 0), ((17,), 0), ((1, 100), 1), ((1000,), -1), ((1, 1, 33), 2)]
 
 
 @pytest.mark.parametrize("shape, dim", SOFTMAX_CASES)
@@ -139,9 +140,18 @@ def test_softmax_backward_is_pytorchs_kernel(shape, dim, dtype):
 
 
 def _softmax_backward_case(shape, dim, dtype):
+    """PyTorch's own bits depend on its threads: a float32 row with a partial vector at its end, run in
+    the calling thread (a single row, or PyTorch on one thread), fuses that vector's multiply-add; rows
+    shared out between OpenMP's threads do not. The engine follows PyTorch's default on a machine of
+    two cores or more, which the reference here is pinned to."""
     rng = np.random.default_rng(8)
     go, y = rng.standard_normal(shape).astype(dtype), rng.random(shape).astype(dtype)
-    want = torch._softmax_backward_data(torch.from_numpy(go), torch.from_numpy(y), dim, torch.from_numpy(y).dtype)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        want = torch._softmax_backward_data(torch.from_numpy(go), torch.from_numpy(y), dim, torch.from_numpy(y).dtype)
+    finally:
+        torch.set_num_threads(threads)
     return go, y, want.numpy()
 
 
@@ -243,3 +253,53 @@ def test_sums_of_negative_zeros_start_from_zero(shape, dims):
         assert not T.signbit(x.mean() if dims is None else x.mean(dims)).any()
         assert not T.signbit(x.cumsum(-1)).any()
         assert T.signbit(x.cumprod(-1)[..., 0]).all()  # (1 * -0 is -0)
+
+
+NORM_CASES = [((5,), None), ((17,), None), ((1000,), None), ((7, 3), 1), ((7, 3), 0), ((3, 40), 1), ((64, 33), -1),
+              ((64, 33), 0), ((2, 17, 9), (1, 2)), ((2, 17, 9), (0, 2)), ((2, 17, 9), None), ((4, 1, 5), 1)]
+
+
+@pytest.mark.parametrize("shape, dim", NORM_CASES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("view", ["contiguous", "transposed"])
+def test_vector_norms_are_pytorchs_to_the_last_bit(shape, dim, dtype, view):
+    """A 2-norm over numbers that lie one after another in memory in PyTorch's vectorised kernel; any
+    other norm number after number, the root's exponent rounded to the dtype."""
+    e, t = _pair(shape, dtype, view, seed=11)
+    for p in (2, 1, 3, 0.5, -1, math.inf, 0) if dtype == np.float32 else (2, 1, math.inf, 0):
+        got = engine.linalg.vector_norm(e, p, dim)
+        want = torch.linalg.vector_norm(t, p, dim)
+        np.testing.assert_array_equal(got.numpy(), want.numpy(), err_msg=f"ord {p}")
+        assert got.dtype == getattr(engine, str(want.dtype).split(".")[1])
+
+
+def test_numpys_norm_would_differ():
+    rows = np.random.default_rng(12).standard_normal((300, 100)).astype(np.float32)
+    want = torch.linalg.vector_norm(torch.from_numpy(rows), dim=1).numpy()
+    assert np.mean(np.sqrt(np.sum(rows * rows, 1)) != want) > 0.1
+    np.testing.assert_array_equal(engine.linalg.vector_norm(engine.from_numpy(rows), dim=1).numpy(), want)
+
+
+@pytest.mark.parametrize("exponent", [3, -2, -0.5, -1, 2, 4, 1.5, 3.0])
+def test_float32_powers_are_pytorchs_kernels(exponent):
+    """pow's kernel writes out x * x * x and 1 / (x * x), calls rsqrt and reciprocal; other powers
+    are Sleef's (within an ulp of the correctly rounded one the engine takes)."""
+    x = np.random.default_rng(13).uniform(0.1, 5, 5000).astype(np.float32)
+    got, want = engine.from_numpy(x).pow(exponent).numpy(), torch.from_numpy(x).pow(exponent).numpy()
+    if exponent in (3, -2, -0.5, -1, 2, 3.0):
+        np.testing.assert_array_equal(got, want)
+        assert exponent in (-1, 2) or np.mean(np.power(x, exponent) != want) > 0.1  # (NumPy's float32 power)
+    else:
+        assert np.mean(got != want) < 0.03
+        assert np.all(np.abs(got.view(np.int32) - want.view(np.int32)) <= 1)
+
+
+def test_empty_norms_without_an_identity_raise_as_pytorchs():
+    for T in (engine, torch):
+        with pytest.raises(RuntimeError, match=r"cannot compute the -1 norm on an empty tensor because"):
+            T.linalg.vector_norm(T.zeros(0, 3), -1)
+        with pytest.raises(RuntimeError, match=r"cannot compute the inf norm on the dimension 0because this"):
+            T.linalg.vector_norm(T.zeros(0, 3), math.inf, 0)
+        with pytest.raises(RuntimeError, match=r"cannot compute the -1.5 norm on an empty tensor"):
+            T.norm(T.zeros(0, 3), -1.5)
+        assert T.linalg.vector_norm(T.zeros(3, 0), -1, 0).shape == (0,)
