@@ -1,4 +1,5 @@
-"""Sums added in PyTorch's order, so that float32 sums and means are PyTorch's to the last bit.
+"""Sums added in PyTorch's order, so that float32 sums and means are PyTorch's to the last bit; and
+variances (``var_reduce``) and vector norms (``norm_reduce``) by PyTorch's algorithms, likewise.
 
 PyTorch's CPU sum (``cascade_sum`` in aten/src/ATen/native/cpu/SumKernel.cpp) adds a contiguous row
 of at least a vector's worth of numbers in vector lanes, four vectors at a time, then the lanes one
