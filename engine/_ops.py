@@ -2505,9 +2505,10 @@ LOG_SOFTMAX_BACKWARD = defop(
 
 def _softmax_backward(go, y, dim):
     if not y.ndim or dim % y.ndim == y.ndim - 1 or not _fused_dtype(y):
-        if y.dtype == _F32 and y.ndim and y.size == y.shape[-1] > 16 and y.size % 16:
-            return (go - _one_row_dot(go, y)) * y
-        return (go - _softmax_sum(go * y, dim)) * y
+        # PyTorch runs a single row in the calling thread, where GCC fused the multiply into the add
+        # of a float32 row's last, partial vector; rows OpenMP's threads share out are not fused
+        one_row = y.dtype == _F32 and y.ndim and y.size == y.shape[-1]
+        return (go - _softmax_sum(go * y, dim, (go, y) if one_row else None)) * y
     # along another dim PyTorch's kernel adds go * y slice after slice in fused multiply-adds
     total = np.zeros_like(np.take(y, 0, axis=dim))
     for k in range(y.shape[dim]):
@@ -2530,11 +2531,13 @@ def _log_softmax_backward(go, y, dim):
     return fma(_exp(y), -total, go, y.dtype)  # (PyTorch's kernel: go - exp(y) * total, one multiply-add)
 
 
-def _softmax_sum(d, dim):
+def _softmax_sum(d, dim, fused_tail=None):
     """The sum along ``dim`` (kept) in the order of PyTorch's softmax kernels: along the last dim,
     ``vec::reduce_all`` (a row of fewer numbers than a vector one after another; else vector after
     vector in 16 float32 lanes, as the kernels are built for AVX-512, the lanes then halved four times,
-    or 8 float64 lanes added in turn); along another dim, slice after slice (NumPy's order there)."""
+    or 8 float64 lanes added in turn); along another dim, slice after slice (NumPy's order there).
+    With ``fused_tail``, the pair (a, b) whose products ``d`` holds: the numbers past the last whole
+    vector added as fused multiply-adds of those."""
     if not d.ndim:
         return d
     if dim % d.ndim != d.ndim - 1 or not _fused_dtype(d):
@@ -2547,32 +2550,17 @@ def _softmax_sum(d, dim):
         return _seq(d.reshape(-1, n).T).reshape(d.shape[:-1] + (1,))
     whole = n // lanes * lanes
     acc = np.add.reduce(d[..., :whole].reshape(d.shape[:-1] + (-1, lanes)), axis=-2)
-    if whole < n:
+    if whole < n and fused_tail is not None:
+        a, b = fused_tail
+        acc[..., :n - whole] = fma(a[..., whole:], b[..., whole:], acc[..., :n - whole], d.dtype)
+    elif whole < n:
         acc[..., :n - whole] += d[..., whole:]
-    return _lanes_total(acc)
-
-
-def _lanes_total(acc):
-    """``vec_reduce_all`` of vectors' lanes (the last dim, kept): 8 float64 lanes added in turn, 16
-    float32 lanes halved four times."""
-    if acc.shape[-1] == 8:
+    if lanes == 8:
         return np.add.accumulate(acc, axis=-1)[..., -1:]
     while acc.shape[-1] > 1:
         half = acc.shape[-1] // 2
         acc = acc[..., :half] + acc[..., half:]
     return acc
-
-
-def _one_row_dot(go, y):
-    """``sum(go * y)`` over a single float32 row with a partial vector at its end, as PyTorch's softmax
-    backward takes it in the calling thread (one row, or one thread): there GCC fused the last, masked
-    vector's multiply into its add. Rows that OpenMP's threads share out are summed unfused."""
-    g, v = go.reshape(-1), y.reshape(-1)
-    n = v.size
-    whole = n // 16 * 16
-    acc = np.add.reduce((g[:whole] * v[:whole]).reshape(-1, 16), axis=0)
-    acc[:n - whole] = fma(g[whole:], v[whole:], acc[:n - whole], y.dtype)
-    return _lanes_total(acc).reshape((1,) * y.ndim)
 
 
 def _log_softmax_backward_data(grad_output, output, dim):

@@ -124,18 +124,24 @@ def _along_rows(x, lanes, itemsize, stride):
 _PLANS = {}  # (shape, dims, keepdim, dtype) of a C-ordered array -> how to add it up (see _plan)
 
 
+def _result_shape(shape, dims, keepdim):
+    """(the reduced dims, all of them for None; the result's shape)."""
+    dims = tuple(range(len(shape))) if dims is None else dims
+    if keepdim:
+        return dims, tuple(1 if i in dims else k for i, k in enumerate(shape))
+    return dims, tuple(k for i, k in enumerate(shape) if i not in dims)
+
+
 def _plan(d, dims, keepdim):
     """(how, n, lanes or block, result's shape): 0, NumPy's reduce (its order is PyTorch's, or the dtype
     is not float32/64); 1 and 2, rows of n numbers by ``_inner`` or ``row_sum``; 3, columns n deep by
     ``_down_columns``; 4, any other layout (``_general``)."""
     lanes = _LANES.get(d.dtype)
     shape = d.shape
-    dims = tuple(range(d.ndim)) if dims is None else dims
+    dims, out_shape = _result_shape(shape, dims, keepdim)
     reduced = [i in dims for i in range(d.ndim)]
     big = [r for r, n in zip(reduced, shape) if n > 1]  # (a dim of one number changes no order)
     n = math.prod(shape[i] for i in dims)
-    out_shape = tuple(1 if r else k for r, k in zip(reduced, shape)) if keepdim else \
-        tuple(k for r, k in zip(reduced, shape) if not r)
     if lanes is None or big.count(True) <= 1 and n <= 4 or d.size == 0:
         # (up to four numbers along a dim, NumPy and PyTorch both add one after another)
         return 0, n, None, out_shape
@@ -160,9 +166,7 @@ def add_reduce(d, dims=None, keepdim=False):
         plan = _PLANS[key] = _plan(d, dims, keepdim)
     how, n, arg, out_shape = plan
     if how == 0:
-        r = np.add.reduce(d, dims, keepdims=keepdim)
-        # (PyTorch's totals start at 0, and 0 + -0 is 0: NumPy's keep a sum of -0s at -0)
-        return r + d.dtype.type(0) if d.dtype.kind == "f" else r
+        return _numpy_sum(d, dims, keepdim)
     if how == 1:
         r = _inner(d.reshape(-1, n), arg)
     elif how == 2:
@@ -172,6 +176,13 @@ def add_reduce(d, dims=None, keepdim=False):
     else:
         return _general(d, dims, keepdim)
     return _shaped(r + d.dtype.type(0), out_shape)
+
+
+def _numpy_sum(d, dims, keepdim):
+    """NumPy's sum, where its order is PyTorch's. PyTorch's totals start at 0, and 0 + -0 is 0: NumPy's
+    keep a sum of -0s at -0."""
+    r = np.add.reduce(d, dims, keepdims=keepdim)
+    return r + d.dtype.type(0) if d.dtype.kind == "f" else r
 
 
 def mean_reduce(d, dims=None, keepdim=False):
@@ -184,8 +195,7 @@ def _general(d, dims, keepdim):
     """``add_reduce`` of any layout: strided views, dims reduced between kept ones."""
     how, _, _, out_shape = _plan(d, dims, keepdim)
     if how == 0 or 0 in d.strides:
-        r = np.add.reduce(d, dims, keepdims=keepdim)
-        return r + d.dtype.type(0) if d.dtype.kind == "f" else r
+        return _numpy_sum(d, dims, keepdim)
     lanes = _LANES[d.dtype]
     nd = d.ndim
     if dims is None:
@@ -276,10 +286,7 @@ def var_reduce(d, dims, correction, keepdim, take_sqrt, with_mean=False):
     variance is that float64 value rounded, which a two-pass float64 variance gives too; a float64 one is
     Welford's own rounding, so the update runs here, for up to 32768 numbers a result (beyond, PyTorch
     splits the work between its threads)."""
-    dims = tuple(range(d.ndim)) if dims is None else dims
-    reduced = [i in dims for i in range(d.ndim)]
-    out_shape = tuple(1 if r else k for r, k in zip(reduced, d.shape)) if keepdim else \
-        tuple(k for r, k in zip(reduced, d.shape) if not r)
+    dims, out_shape = _result_shape(d.shape, dims, keepdim)
     n = math.prod(d.shape[i] for i in dims)
     with np.errstate(all="ignore"):
         if d.size == 0:
@@ -350,10 +357,7 @@ def norm_reduce(d, p, dims, keepdim):
     memory (a row, or the whole of a contiguous tensor) runs the vectorised kernel (``_norm2_rows``);
     any other adds number after number in the dtype (float32 for float16): squares, absolute values or
     powers, the root's exponent ``1 / p`` rounded to the dtype."""
-    dims = tuple(range(d.ndim)) if dims is None else dims
-    reduced = [i in dims for i in range(d.ndim)]
-    out_shape = tuple(1 if r else k for r, k in zip(reduced, d.shape)) if keepdim else \
-        tuple(k for r, k in zip(reduced, d.shape) if not r)
+    dims, out_shape = _result_shape(d.shape, dims, keepdim)
     if d.size == 0 or math.isinf(p) or p == 0:  # (no rounding to follow)
         a = np.abs(d)
         if d.size == 0:
