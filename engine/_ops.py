@@ -22,7 +22,7 @@ from . import _dtypes, _grad_mode
 from ._fma import fma, rounded as _rounded
 from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
-from ._reduce import _seq, add_reduce, mean_reduce, norm_reduce, var_reduce
+from ._reduce import _seq, add_reduce, mean_reduce, nll_reduce, norm_reduce, var_reduce
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       saved_value, unpack_saved, unpack_with_attrs)
@@ -4444,9 +4444,9 @@ def _nll_loss(op, input, target, weight, ignore_index, reduction):
         total = n
         if reduction == "none":
             out = np.negative(picked).reshape(tgt.shape)
-        else:  # (the sum of the negated terms is exactly the negated sum)
-            s = np.add.reduce(picked)
-            out = np.array(-(s / n) if reduction == "mean" else -s, dtype=x.dtype)
+        else:
+            s = nll_reduce(np.negative(picked), n)
+            out = np.array(s / x.dtype.type(n) if reduction == "mean" else s, dtype=x.dtype)
     attrs = {"target": tgt, "weight": weight, "ignore_index": ignore_index, "reduction": reduction, "total": total}
     return record(op, (input,), out, attrs)
 
@@ -4460,19 +4460,22 @@ def _nll_checked(x2, t2, weight, ignore_index, reduction, out_shape):
     if tv.size and (np.minimum.reduce(tv) < 0 or np.maximum.reduce(tv) >= x2.shape[1]):
         bad = tv[(tv < 0) | (tv >= x2.shape[1])][0]
         raise IndexError(f"Target {bad} is out of bounds.")
-    if every and weight is None:  # every weight 1: no product and no mask
-        picked = -x2[np.arange(len(t2)), t2]
-        total = len(t2)
+    kept = None if every else np.flatnonzero(valid)
+    rows = np.arange(len(t2)) if every else kept
+    picked = x2[rows, tv]
+    if weight is None:
+        total = len(tv)
     else:
-        safe = np.where(valid, t2, 0)
-        w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0).astype(dt)
-        picked = -x2[np.arange(len(t2)), safe] * w
-        total = np.add.reduce(w)
-    if reduction == "mean":
-        return np.asarray(np.add.reduce(picked) / total, dtype=dt), total
-    if reduction == "sum":
-        return np.asarray(np.add.reduce(picked), dtype=dt), total
-    return picked.reshape(out_shape).astype(dt), total
+        w = _np_of(weight)[tv].astype(dt)
+        picked = picked * w
+        total = nll_reduce(w, len(t2), kept)
+    if reduction == "none":
+        out = np.zeros(len(t2), dt)
+        out[rows] = -picked
+        return out.reshape(out_shape), total
+    s = nll_reduce(np.negative(picked), len(t2), kept)
+    mean = _quietly(np.divide, s, dt.type(total)) if reduction == "mean" else s  # (every target ignored: nan)
+    return np.asarray(mean, dtype=dt), total
 
 
 def _nll_backward(go, x, target, weight, ignore_index, reduction, total):
@@ -4486,10 +4489,9 @@ def _nll_backward(go, x, target, weight, ignore_index, reduction, total):
     if weight is None and total == n:  # no target ignored (the forward's total counts them)
         grad[np.arange(n), t2] = np.negative(g)
     else:
-        valid = t2 != ignore_index
-        safe = np.where(valid, t2, 0)
-        w = valid.astype(dt) if weight is None else np.where(valid, _np_of(weight)[safe], 0)
-        grad[np.arange(n), safe] = -w * g
+        rows = np.flatnonzero(t2 != ignore_index)  # (an ignored target's row keeps its zeros, even for a nan grad)
+        kept, g = t2[rows], (g[rows] if np.ndim(g) else g)
+        grad[rows, kept] = -g if weight is None else -_np_of(weight)[kept] * g
     if len(shape) == 1:
         return grad.reshape(shape)
     if len(shape) > 2:

@@ -1,5 +1,6 @@
 """Sums added in PyTorch's order, so that float32 sums and means are PyTorch's to the last bit; and
-variances (``var_reduce``) and vector norms (``norm_reduce``) by PyTorch's algorithms, likewise.
+variances (``var_reduce``), vector norms (``norm_reduce``) and nll_loss's total (``nll_reduce``) by
+PyTorch's algorithms, likewise.
 
 PyTorch's CPU sum (``cascade_sum`` in aten/src/ATen/native/cpu/SumKernel.cpp) adds a contiguous row
 of at least a vector's worth of numbers in vector lanes, four vectors at a time, then the lanes one
@@ -183,6 +184,55 @@ def _numpy_sum(d, dims, keepdim):
     keep a sum of -0s at -0."""
     r = np.add.reduce(d, dims, keepdims=keepdim)
     return r + d.dtype.type(0) if d.dtype.kind == "f" else r
+
+
+def nll_reduce(terms, count, kept=None):
+    """The total of nll_loss's terms (a 1-d float32/64 array, in the targets' order) as PyTorch's
+    nll_loss_out_frame adds them: eight running sums, the first taking each term; at a target index b
+    that is a multiple of 16**(j + 1) (0 included), sums 0 to j move up one level each; at the end the
+    eight are added from the lowest. ``count``: the number of targets; ``kept``: the indices of the
+    terms when some targets are ignored (those neither add nor move sums up)."""
+    zero = terms.dtype.type(0)
+    if not len(terms):
+        return zero
+    step = 1 << max(4, (count - 1).bit_length() // 8)  # (16 below 2**40 targets)
+    if kept is None:
+        top, rest = terms[:1], terms[1:]  # (b = 0 moves the first term to the top level)
+    else:
+        top, rest = (terms[:1], terms[1:]) if kept[0] == 0 else (terms[:0], terms)
+        kept = kept[1:] if kept[0] == 0 else kept
+    parts = []
+    for j in range(1, 8):
+        if not len(rest):
+            break
+        if kept is None:  # every target kept: the level's runs are whole groups of ``step``
+            g = len(rest) // step
+            parts.append(rest[g * step:])
+            rest = np.add.accumulate(rest[:g * step].reshape(g, step), axis=1)[:, -1]
+            continue
+        ends = np.flatnonzero(kept % step ** j == 0)
+        if not len(ends):
+            break
+        parts.append(rest[ends[-1] + 1:])
+        rest, kept = _runs(rest, ends), kept[ends]
+    else:
+        top, rest = np.concatenate((top, rest)), rest[:0]
+    parts.append(rest)
+    parts.append(top)
+    total = zero
+    for p in parts:
+        if len(p):
+            total = total + (np.add.accumulate(p)[-1] + zero if len(p) > 1 else p[0])
+    return total
+
+
+def _runs(x, ends):
+    """The sum of each run of ``x`` (1-d) up to and including each of ``ends``, number after number."""
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lens = ends - starts + 1
+    grid = np.zeros((int(lens.max()), len(ends)), x.dtype)  # (a run's trailing zeros change no sum but -0)
+    grid[np.arange(ends[-1] + 1) - np.repeat(starts, lens), np.repeat(np.arange(len(ends)), lens)] = x[:ends[-1] + 1]
+    return _seq(grid) + x.dtype.type(0)
 
 
 def mean_reduce(d, dims=None, keepdim=False):

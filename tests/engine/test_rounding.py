@@ -303,3 +303,55 @@ def test_empty_norms_without_an_identity_raise_as_pytorchs():
         with pytest.raises(RuntimeError, match=r"cannot compute the -1.5 norm on an empty tensor"):
             T.norm(T.zeros(0, 3), -1.5)
         assert T.linalg.vector_norm(T.zeros(3, 0), -1, 0).shape == (0,)
+
+
+NLL_CASES = [(n, c, reduction, weighted, ignored)
+             for n, c in ((1, 3), (2, 3), (16, 5), (17, 3), (32, 10), (33, 10), (128, 10), (257, 4), (300, 7), (5000, 3))
+             for reduction in ("mean", "sum", "none") for weighted in (False, True) for ignored in (False, True)]
+
+
+def _nll_inputs(n, c, ignored, seed):
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal((n, c)) * 3).astype(np.float32)
+    y = rng.integers(0, c, n)
+    if ignored:
+        y[rng.random(n) < 0.3] = -100
+        y[16 * rng.integers(0, n // 16 + 1) if n > 16 else 0] = -100  # (a multiple of 16: no level moves up there)
+    return x, y, rng.uniform(0.1, 2.0, c).astype(np.float32)
+
+
+@pytest.mark.parametrize("n, c, reduction, weighted, ignored", NLL_CASES)
+def test_nll_loss_adds_in_pytorchs_cascade(n, c, reduction, weighted, ignored):
+    """nll_loss's total (and total weight) in PyTorch's eight-level cascade: ``loss.item()`` of a classifier."""
+    x, y, w = _nll_inputs(n, c, ignored, seed=n + c)
+    out = {}
+    for lib in (engine, torch):
+        xt = lib.tensor(x, requires_grad=True)
+        loss = lib.nn.functional.nll_loss(xt, lib.tensor(y), weight=lib.tensor(w) if weighted else None,
+                                          reduction=reduction)
+        loss.sum().backward()
+        out[lib] = loss.detach().numpy(), xt.grad.numpy()
+    np.testing.assert_array_equal(out[engine][0], out[torch][0])
+    np.testing.assert_array_equal(out[engine][1], out[torch][1])
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (4, 5, 17, 9), (3, 4, 40)])
+def test_cross_entropy_over_pixels_adds_in_pytorchs_cascade(shape):
+    rng = np.random.default_rng(len(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = rng.integers(0, shape[1], (shape[0],) + shape[2:])
+    y[rng.random(y.shape) < 0.2] = 255
+    got = engine.nn.functional.cross_entropy(engine.tensor(x), engine.tensor(y), ignore_index=255).item()
+    assert got == torch.nn.functional.cross_entropy(torch.tensor(x), torch.tensor(y), ignore_index=255).item()
+
+
+def test_numpys_sum_would_differ_in_nll_loss():
+    """The cascade matters: a NumPy sum of the picked terms gives another mean in most batches of 128."""
+    differ = 0
+    for seed in range(40):
+        x, y, _ = _nll_inputs(128, 10, False, seed)
+        want = torch.nn.functional.nll_loss(torch.tensor(x), torch.tensor(y)).item()
+        picked = x[np.arange(128), y]
+        differ += float(-(np.add.reduce(picked) / np.float32(128))) != want
+        assert engine.nn.functional.nll_loss(engine.tensor(x), engine.tensor(y)).item() == want
+    assert differ > 10
