@@ -230,7 +230,10 @@ def _runs(x, ends):
     """The sum of each run of ``x`` (1-d) up to and including each of ``ends``, number after number."""
     starts = np.concatenate(([0], ends[:-1] + 1))
     lens = ends - starts + 1
-    grid = np.zeros((int(lens.max()), len(ends)), x.dtype)  # (a run's trailing zeros change no sum but -0)
+    width = int(lens.max())
+    if width * len(ends) > 4 * len(x) + 4096:  # (a few long runs among many short: no grid that large)
+        return np.array([np.add.accumulate(x[a:b + 1])[-1] for a, b in zip(starts, ends)]) + x.dtype.type(0)
+    grid = np.zeros((width, len(ends)), x.dtype)  # (a run's trailing zeros change no sum but -0)
     grid[np.arange(ends[-1] + 1) - np.repeat(starts, lens), np.repeat(np.arange(len(ends)), lens)] = x[:ends[-1] + 1]
     return _seq(grid) + x.dtype.type(0)
 

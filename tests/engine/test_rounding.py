@@ -355,3 +355,15 @@ def test_numpys_sum_would_differ_in_nll_loss():
         differ += float(-(np.add.reduce(picked) / np.float32(128))) != want
         assert engine.nn.functional.nll_loss(engine.tensor(x), engine.tensor(y)).item() == want
     assert differ > 10
+
+
+def test_nll_loss_with_long_runs_between_kept_multiples_of_16():
+    """Every multiple of 16 below 4000 ignored: the first run of the cascade spans ~3750 targets."""
+    x, y, w = _nll_inputs(5000, 4, False, seed=9)
+    y[16:4000:16] = -100
+    for weight in (None, w):
+        got = engine.nn.functional.nll_loss(engine.tensor(x), engine.tensor(y),
+                                            weight=None if weight is None else engine.tensor(weight))
+        want = torch.nn.functional.nll_loss(torch.tensor(x), torch.tensor(y),
+                                            weight=None if weight is None else torch.tensor(weight))
+        assert got.item() == want.item()
