@@ -222,7 +222,7 @@ def nll_reduce(terms, count, kept=None):
     total = zero
     for p in parts:
         if len(p):
-            total = total + (np.add.accumulate(p)[-1] + zero if len(p) > 1 else p[0])
+            total = total + (_seq(p[:, None])[0] + zero)
     return total
 
 
@@ -232,7 +232,7 @@ def _runs(x, ends):
     lens = ends - starts + 1
     width = int(lens.max())
     if width * len(ends) > 4 * len(x) + 4096:  # (a few long runs among many short: no grid that large)
-        return np.array([np.add.accumulate(x[a:b + 1])[-1] for a, b in zip(starts, ends)]) + x.dtype.type(0)
+        return np.array([_seq(x[a:b + 1, None])[0] for a, b in zip(starts, ends)]) + x.dtype.type(0)
     grid = np.zeros((width, len(ends)), x.dtype)  # (a run's trailing zeros change no sum but -0)
     grid[np.arange(ends[-1] + 1) - np.repeat(starts, lens), np.repeat(np.arange(len(ends)), lens)] = x[:ends[-1] + 1]
     return _seq(grid) + x.dtype.type(0)
