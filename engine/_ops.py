@@ -2595,11 +2595,21 @@ def softmax(input, dim=None, dtype=None, _stacklevel=3):
                   {"dim": dim if given is None else given})
 
 
+def _max_along(d, dim):
+    """``np.maximum.reduce(d, axis=dim, keepdims=True)`` (d.ndim >= 1). Along a short last dim of many
+    rows (a batch's class scores), down the columns of a transposed copy: NumPy's loop along each
+    short row costs three times as much."""
+    n = d.shape[-1]
+    if 0 < n <= 32 and d.ndim > 1 and dim % d.ndim == d.ndim - 1 and d.size >= 32 * n:
+        return np.maximum.reduce(np.ascontiguousarray(d.reshape(-1, n).T), axis=0).reshape(d.shape[:-1] + (1,))
+    return np.maximum.reduce(d, axis=dim, keepdims=True)
+
+
 def _softmax_np(d, dim):
     """Softmax of an array along ``dim`` (of a 0-d array: 1)."""
     if not d.ndim:
         return np.ones_like(d)
-    e = _exp(d - np.max(d, axis=dim, keepdims=True))
+    e = _exp(d - _max_along(d, dim))
     if dim % d.ndim == d.ndim - 1:  # (PyTorch's last-dim kernel multiplies by the sum's reciprocal)
         return e * (d.dtype.type(1) / _softmax_sum(e, dim))
     return e / _softmax_sum(e, dim)
@@ -2616,7 +2626,7 @@ def log_softmax(input, dim=None, dtype=None, _stacklevel=3):
 
 
 def _log_softmax_np(d, dim):
-    s = d - np.maximum.reduce(d, axis=dim, keepdims=True)
+    s = d - _max_along(d, dim)
     s -= _log(_softmax_sum(_exp(s), dim))
     return s
 

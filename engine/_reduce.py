@@ -207,6 +207,8 @@ def nll_reduce(terms, count, kept=None):
             break
         if kept is None:  # every target kept: the level's runs are whole groups of ``step``
             g = len(rest) // step
+            if not g:  # (what is left stays at this level)
+                break
             parts.append(rest[g * step:])
             rest = np.add.accumulate(rest[:g * step].reshape(g, step), axis=1)[:, -1]
             continue
@@ -219,11 +221,13 @@ def nll_reduce(terms, count, kept=None):
         top, rest = np.concatenate((top, rest)), rest[:0]
     parts.append(rest)
     parts.append(top)
-    total = zero
-    for p in parts:
-        if len(p):
-            total = total + (_seq(p[:, None])[0] + zero)
-    return total
+    parts = [p for p in parts if len(p)]
+    # each level number after number, side by side in a grid (a level's trailing zeros change no
+    # sum but -0, which adding it to the total does not see); then the levels' sums from the lowest
+    grid = np.zeros((max(map(len, parts)), len(parts)), terms.dtype)
+    for i, p in enumerate(parts):
+        grid[:len(p), i] = p
+    return _seq(_seq(grid)[:, None])[0] + zero
 
 
 def _runs(x, ends):

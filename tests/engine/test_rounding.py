@@ -180,6 +180,24 @@ def test_softmax_family_rounds_near_pytorchs(shape, dim):
         assert np.max(np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want).max())) <= 8, name
 
 
+@pytest.mark.parametrize("shape", [(64, 10), (40, 32), (3, 40, 5), (4, 10)])
+def test_softmax_family_of_rows_with_infinities_and_nans(shape):
+    """A batch of short rows takes its max down a transposed copy: rows with inf, -inf (all of them
+    too), nan and signed zeros give PyTorch's values."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(shape).astype(np.float32).reshape(-1, shape[-1])
+    x[0, 1], x[1, :], x[2, 0], x[3, 2], x[3, 3] = np.inf, -np.inf, np.nan, np.inf, -np.inf
+    x[1 % len(x) + 2, :] = 0.0
+    x[1 % len(x) + 2, ::2] = -0.0
+    x = x.reshape(shape)
+    for name in ("softmax", "log_softmax"):
+        got = getattr(engine, name)(engine.from_numpy(x.copy()), -1).numpy()
+        want = getattr(torch, name)(torch.from_numpy(x.copy()), -1).numpy()
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=name)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=0, err_msg=name)
+        assert np.array_equal(np.signbit(got)[~np.isnan(got)], np.signbit(want)[~np.isnan(want)]), name
+
+
 def _moment_calls(nd):
     for dims in [None] + list(range(nd)) + ([(0, nd - 1)] if nd > 1 else []):
         for correction in (0, 1):
