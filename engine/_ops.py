@@ -19,15 +19,13 @@ import weakref
 import numpy as np
 
 from . import _dtypes, _grad_mode
-from ._fma import fma, rounded as _rounded
+from ._fma import _F32, _F64, fma, rounded as _rounded
 from ._graph import HookedAttrs, expose, freed_error, node_class
 from ._memory import aligned_copy
 from ._reduce import _seq, add_reduce, mean_reduce, nll_reduce, norm_reduce, var_reduce
 from ._tensor import (_CPP_TYPE_NAMES, _LEAF_INPLACE, _UNUSED, _UNWORKED, _VIEW_LEAF_INPLACE, SavedTensor, Size, Tensor,
                       _ndarray, _new, _version_message, _wrap, check_size, has_tangent, is_scalar, record,
                       saved_value, unpack_saved, unpack_with_attrs)
-
-_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 class Op:

@@ -16,9 +16,8 @@ import math
 
 import numpy as np
 
-from ._fma import fma
+from ._fma import _F32, _F64, fma
 
-_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _LANES = {_F32: 8, _F64: 4}
 
 
